@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ar.h - the !<arch> container: member headers, padding (knows no .deb)
+ *
+ * Writes members exactly as dpkg-deb's lib/dpkg/ar.c does (uid/gid 0, mode
+ * 100644, name padded with spaces, no trailing '/'), and reads any common
+ * ar member header, checking every field: untrusted input.
+ */
+#ifndef ZDEB_AR_H
+#define ZDEB_AR_H
+
+#include <stdint.h>
+
+#include "lib/error.h"
+
+#define ZD_AR_MAGIC "!<arch>\n"
+#define ZD_AR_MAGIC_LEN 8
+#define ZD_AR_HDR_LEN 60
+
+struct zd_ar_member {
+	char name[17];		/* trailing spaces and one '/' removed */
+	uint64_t mtime;
+	unsigned uid, gid;
+	unsigned mode;
+	uint64_t size;		/* data size, without the padding byte */
+	uint64_t hdr_off;	/* file offset of the 60-byte header */
+	uint64_t data_off;	/* file offset of the first data byte */
+};
+
+/* Writes the 8-byte global magic. */
+int zd_ar_write_magic(int fd, struct zd_error *err);
+/* Writes one 60-byte member header (name <= 16 bytes). */
+int zd_ar_write_header(int fd, const char *name, uint64_t mtime,
+                       uint64_t size, struct zd_error *err);
+/*
+ * Writes a whole member: header, size bytes copied from in_fd starting at
+ * offset 0 (pread), and the padding byte when size is odd.
+ */
+int zd_ar_write_member_fd(int fd, const char *name, uint64_t mtime, int in_fd,
+                          uint64_t size, struct zd_error *err);
+/* Same from a buffer. */
+int zd_ar_write_member_buf(int fd, const char *name, uint64_t mtime,
+                           const void *buf, uint64_t size,
+                           struct zd_error *err);
+
+/* Checks the global magic at offset 0 of fd (pread). */
+int zd_ar_check_magic(int fd, struct zd_error *err);
+/*
+ * Parses one 60-byte header buffer found at file offset hdr_off into m.
+ * Returns 0, or -1 with err set (ZD_E_FORMAT naming the bad field).
+ */
+int zd_ar_parse_header(const unsigned char hdr[ZD_AR_HDR_LEN],
+                       uint64_t hdr_off, struct zd_ar_member *m,
+                       struct zd_error *err);
+/*
+ * Reads the member header at *off of a file of file_size bytes (pread),
+ * checks that the data lies inside the file, and advances *off past the
+ * data and padding.  Returns 1 with m filled, 0 at a clean end of archive,
+ * or -1 with err set.
+ */
+int zd_ar_next(int fd, uint64_t file_size, uint64_t *off,
+               struct zd_ar_member *m, struct zd_error *err);
+
+#endif

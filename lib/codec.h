@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * codec.h - one vtable per compressor, and the registry that finds them
+ *
+ * Compression is file to fd: the input is a seekable file of known size (the
+ * tar stream, spooled), so the zstd layouts can cut it into segments and
+ * compress them on several threads, and the frame header can declare the
+ * content size up front.  Decompression is region to sink: the input is a
+ * pread()-able byte range (a .deb member), the output is streamed in order.
+ */
+#ifndef ZDEB_CODEC_H
+#define ZDEB_CODEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/error.h"
+#include "lib/fdio.h"
+
+enum zd_comp_type {
+	ZD_COMP_NONE,
+	ZD_COMP_GZIP,
+	ZD_COMP_XZ,
+	ZD_COMP_ZSTD,
+	ZD_COMP_BZIP2,	/* read only */
+	ZD_COMP_LZMA,	/* read only */
+	ZD_COMP__COUNT
+};
+
+/* Compression strategies, as dpkg-deb names them (-S). */
+enum zd_strategy {
+	ZD_STRATEGY_DEFAULT,	/* none given */
+	ZD_STRATEGY_NONE,	/* "none": explicitly the default */
+	ZD_STRATEGY_FILTERED,	/* gzip */
+	ZD_STRATEGY_HUFFMAN,	/* gzip */
+	ZD_STRATEGY_RLE,	/* gzip */
+	ZD_STRATEGY_FIXED,	/* gzip */
+	ZD_STRATEGY_EXTREME,	/* xz */
+};
+
+/* How a zstd member is laid out (see doc/zstd-indexed-layout.md). */
+enum zd_zstd_layout {
+	ZD_LAYOUT_INDEXED,	/* one frame, segments, trailing index */
+	ZD_LAYOUT_SINGLE,	/* one plain frame */
+	ZD_LAYOUT_FRAMES,	/* concatenated independent frames */
+	ZD_LAYOUT_PZSTD,	/* pzstd: skippable header before each frame */
+	ZD_LAYOUT_DPKG,		/* one frame made exactly as dpkg-deb does */
+};
+
+struct zd_comp_params {
+	enum zd_comp_type type;
+	int level;			/* validated for type */
+	enum zd_strategy strategy;	/* validated for type */
+	unsigned threads;		/* >= 1 */
+	enum zd_zstd_layout layout;
+	uint64_t segment_size;		/* 0: the layout's policy */
+	bool zstd_long;			/* long-distance matching */
+	zd_warn_fn warn;
+	void *warn_ctx;
+};
+
+struct zd_dec_params {
+	unsigned threads;		/* >= 1 */
+	uint64_t max_window;		/* zstd window cap in bytes; 0: 128 MiB */
+	uint64_t max_output;		/* decoded size cap; 0: none */
+	const char *member;		/* name for messages, e.g. data.tar.zst */
+	zd_warn_fn warn;
+	void *warn_ctx;
+};
+
+struct zd_codec {
+	enum zd_comp_type type;
+	const char *name;		/* "zstd" */
+	const char *ext;		/* ".zst"; "" for none */
+	int default_level;		/* dpkg-deb's default */
+	/* NULL for read-only codecs. */
+	int (*compress)(const struct zd_comp_params *p, int in_fd,
+	                uint64_t in_size, int out_fd, struct zd_error *err);
+	int (*decompress)(const struct zd_region *in,
+	                  const struct zd_dec_params *p, struct zd_sink *out,
+	                  struct zd_error *err);
+};
+
+/* Registry lookups; NULL when unknown. */
+const struct zd_codec *zd_codec_get(enum zd_comp_type type);
+const struct zd_codec *zd_codec_find_by_name(const char *name);
+/* ext includes the dot (".xz"); "" finds none. */
+const struct zd_codec *zd_codec_find_by_ext(const char *ext);
+/* Sniffs the first bytes of a member (len may be short); NULL if unknown. */
+const struct zd_codec *zd_codec_find_by_magic(const void *buf, size_t len);
+
+/* Level range of a compressor that can write. */
+void zd_codec_level_range(enum zd_comp_type type, int *min, int *max);
+
+/*
+ * Parses a compression level string for type.  Returns 0, or -1 with err
+ * set (ZD_E_USAGE) and a message such as
+ * "compression level 'foobar' is not an integer" or one naming the
+ * compressor and its range.
+ */
+int zd_codec_parse_level(enum zd_comp_type type, const char *s, int *level,
+                         struct zd_error *err);
+/* Parses a strategy name and checks it is valid for type. */
+int zd_codec_parse_strategy(enum zd_comp_type type, const char *s,
+                            enum zd_strategy *strategy, struct zd_error *err);
+/* Name of a strategy, as dpkg-deb spells it. */
+const char *zd_strategy_name(enum zd_strategy s);
+
+/* Compresses in_fd[0, in_size) to out_fd with p (dispatches on p->type). */
+int zd_compress(const struct zd_comp_params *p, int in_fd, uint64_t in_size,
+                int out_fd, struct zd_error *err);
+/* Decompresses region in with codec c into out. */
+int zd_decompress(const struct zd_codec *c, const struct zd_region *in,
+                  const struct zd_dec_params *p, struct zd_sink *out,
+                  struct zd_error *err);
+
+#endif

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* fdio.c - full reads and writes, sinks, regions, temporary files */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/fdio.h"
+
+int
+zd_write_all(int fd, const void *buf, size_t len, struct zd_error *err)
+{
+	const unsigned char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return zd_err_errno(err, ZD_E_IO, "write failed");
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+ssize_t
+zd_read_full(int fd, void *buf, size_t len, struct zd_error *err)
+{
+	unsigned char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, p + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return zd_err_errno(err, ZD_E_IO, "read failed");
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+int
+zd_pread_all(int fd, void *buf, size_t len, uint64_t off,
+             struct zd_error *err)
+{
+	unsigned char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return zd_err_errno(err, ZD_E_IO, "read failed at "
+			                    "offset %ju", (uintmax_t)off);
+		}
+		if (n == 0)
+			return zd_err(err, ZD_E_FORMAT, "unexpected end of "
+			              "file at offset %ju", (uintmax_t)off);
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+int
+zd_region_read(const struct zd_region *r, void *buf, size_t len,
+               uint64_t off, struct zd_error *err)
+{
+	uint64_t end;
+
+	if (__builtin_add_overflow(off, (uint64_t)len, &end) || end > r->len)
+		return zd_err(err, ZD_E_FORMAT, "read of %zu bytes at offset "
+		              "%ju runs past the end of the member (%ju bytes)",
+		              len, (uintmax_t)off, (uintmax_t)r->len);
+	return zd_pread_all(r->fd, buf, len, r->off + off, err);
+}
+
+int
+zd_copy_region(const struct zd_region *r, struct zd_sink *sink,
+               struct zd_error *err)
+{
+	enum { CHUNK = 1 << 17 };
+	unsigned char *buf = malloc(CHUNK);
+	uint64_t off = 0;
+	int rc = -1;
+
+	if (buf == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	while (off < r->len) {
+		size_t n = r->len - off > CHUNK ? CHUNK : (size_t)(r->len - off);
+
+		if (zd_region_read(r, buf, n, off, err) < 0)
+			goto out;
+		if (sink->write(sink->ctx, buf, n, err) < 0)
+			goto out;
+		off += n;
+	}
+	rc = 0;
+out:
+	free(buf);
+	return rc;
+}
+
+int
+zd_sink_fd_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
+{
+	return zd_write_all(*(int *)ctx, buf, len, err);
+}
+
+int
+zd_fd_size(int fd, uint64_t *size, struct zd_error *err)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot stat file");
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+int
+zd_tmpfile(struct zd_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+	snprintf(path, sizeof(path), "%s/zdeb.XXXXXX", dir);
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot create temporary "
+		                    "file in '%s'", dir);
+	unlink(path);
+	return fd;
+}

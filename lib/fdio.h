@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fdio.h - full reads and writes (EINTR, short counts), sinks and regions
+ *
+ * A zd_region is a byte range of a seekable file read with pread(), so that
+ * several threads can read one .deb member at once.  A zd_sink receives
+ * decoded bytes in order (stdout, a pipe into the tar extractor, a hash).
+ */
+#ifndef ZDEB_FDIO_H
+#define ZDEB_FDIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lib/error.h"
+
+struct zd_region {
+	int fd;
+	uint64_t off;	/* offset of the first byte in fd */
+	uint64_t len;	/* number of bytes */
+};
+
+struct zd_sink {
+	/* Returns 0, or -1 with err set. */
+	int (*write)(void *ctx, const void *buf, size_t len,
+	             struct zd_error *err);
+	void *ctx;
+};
+
+/* Writes all of buf to fd.  Returns 0, or -1 with err set (ZD_E_IO). */
+int zd_write_all(int fd, const void *buf, size_t len, struct zd_error *err);
+/*
+ * Reads up to len bytes, retrying short reads until EOF.  Returns the count
+ * read (< len only at EOF), or -1 with err set.
+ */
+ssize_t zd_read_full(int fd, void *buf, size_t len, struct zd_error *err);
+/* pread()s exactly len bytes at off; EOF before that is ZD_E_FORMAT. */
+int zd_pread_all(int fd, void *buf, size_t len, uint64_t off,
+                 struct zd_error *err);
+/* Reads len bytes at offset off inside region r (bounds checked). */
+int zd_region_read(const struct zd_region *r, void *buf, size_t len,
+                   uint64_t off, struct zd_error *err);
+
+/* Copies n bytes of in_fd from offset off to sink. */
+int zd_copy_region(const struct zd_region *r, struct zd_sink *sink,
+                   struct zd_error *err);
+
+/* A sink writing to a file descriptor; ctx points to an int fd. */
+int zd_sink_fd_write(void *ctx, const void *buf, size_t len,
+                     struct zd_error *err);
+#define ZD_SINK_FD(fdptr) { zd_sink_fd_write, (fdptr) }
+
+/* Size of the regular file behind fd, or -1 with err set. */
+int zd_fd_size(int fd, uint64_t *size, struct zd_error *err);
+
+/*
+ * Creates an unlinked temporary file in $TMPDIR (or /tmp).  Returns the fd,
+ * or -1 with err set.
+ */
+int zd_tmpfile(struct zd_error *err);
+
+#endif

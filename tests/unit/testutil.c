@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* testutil.c - helpers shared by the Check unit tests */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "tests/unit/testutil.h"
+
+char zd_test_tmpdir[4096];
+
+void
+zd_test_tmpdir_setup(void)
+{
+	const char *base = getenv("TMPDIR");
+
+	snprintf(zd_test_tmpdir, sizeof(zd_test_tmpdir), "%s/zdeb-unit.XXXXXX",
+	         base && *base ? base : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(zd_test_tmpdir));
+}
+
+void
+zd_test_tmpdir_teardown(void)
+{
+	if (zd_test_tmpdir[0] != '\0')
+		zd_test_sh("rm -rf '%s'", zd_test_tmpdir);
+	zd_test_tmpdir[0] = '\0';
+}
+
+int
+zd_test_sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	if (st == -1 || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+void
+zd_test_fill_random(void *buf, size_t len, uint64_t seed)
+{
+	unsigned char *p = buf;
+	uint64_t x = seed * 0x9E3779B97F4A7C15ULL + 1;
+
+	for (size_t i = 0; i < len; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		p[i] = (unsigned char)(x >> 24);
+	}
+}
+
+void
+zd_test_write_file(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_msg(f != NULL, "cannot create %s", path);
+	ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+void *
+zd_test_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	for (;;) {
+		size_t got;
+
+		if (n == cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap);
+			ck_assert_ptr_nonnull(buf);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		if (got == 0)
+			break;
+		n += got;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+int
+zd_test_main(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

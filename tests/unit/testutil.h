@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* testutil.h - helpers shared by the Check unit tests */
+#ifndef ZDEB_TESTUTIL_H
+#define ZDEB_TESTUTIL_H
+
+#include <check.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/error.h"
+
+/* Asserts rc == 0, printing err->msg otherwise. */
+#define ck_assert_zd_ok(rc, errp) \
+	ck_assert_msg((rc) == 0, "failed: %s", (errp)->msg)
+
+/* Fixture: a fresh temporary directory, removed (recursively) after. */
+extern char zd_test_tmpdir[4096];
+void zd_test_tmpdir_setup(void);
+void zd_test_tmpdir_teardown(void);
+
+/* Runs a shell command (sh -c); returns its exit status, -1 on signal. */
+int zd_test_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Fills buf with deterministic pseudo-random bytes from seed. */
+void zd_test_fill_random(void *buf, size_t len, uint64_t seed);
+
+/* Writes len bytes to path (0644); aborts the test on failure. */
+void zd_test_write_file(const char *path, const void *buf, size_t len);
+/* Reads a whole file into a malloc'd buffer; aborts on failure. */
+void *zd_test_read_file(const char *path, size_t *len);
+
+/* Runs the suite (CK_FORK default), returns the exit status for main. */
+int zd_test_main(Suite *s);
+
+#endif
