@@ -53,7 +53,7 @@ zd_err_errno(struct zd_error *err, enum zd_errc code, const char *fmt, ...)
 static void
 join(char *dst, size_t size, const char *a, const char *b)
 {
-	size_t la = strnlen(a, size - 1);
+	size_t la = strlen(a) < size - 1 ? strlen(a) : size - 1;
 	size_t lb;
 
 	memcpy(dst, a, la);
@@ -61,7 +61,7 @@ join(char *dst, size_t size, const char *a, const char *b)
 		memcpy(dst + la, ": ", 2);
 		la += 2;
 	}
-	lb = strnlen(b, size - 1 - la);
+	lb = strlen(b) < size - 1 - la ? strlen(b) : size - 1 - la;
 	memcpy(dst + la, b, lb);
 	dst[la + lb] = '\0';
 }
