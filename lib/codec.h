@@ -106,12 +106,34 @@ int zd_codec_parse_strategy(enum zd_comp_type type, const char *s,
 /* Name of a strategy, as dpkg-deb spells it. */
 const char *zd_strategy_name(enum zd_strategy s);
 
-/* Compresses in_fd[0, in_size) to out_fd with p (dispatches on p->type). */
+/*
+ * Applies dpkg-deb's parameter normalization: gzip at level 0 becomes none
+ * (dpkg-deb then writes an uncompressed data.tar).  Call it before choosing
+ * the member name.
+ */
+void zd_codec_fixup_params(struct zd_comp_params *p);
+
+/*
+ * Compresses in_fd[0, in_size) to out_fd with p (dispatches on p->type).
+ * Returns 0, or -1 with err set: ZD_E_USAGE if p->level or p->strategy is
+ * not valid for p->type, ZD_E_UNSUPPORTED for a read-only codec.
+ */
 int zd_compress(const struct zd_comp_params *p, int in_fd, uint64_t in_size,
                 int out_fd, struct zd_error *err);
 /* Decompresses region in with codec c into out. */
 int zd_decompress(const struct zd_codec *c, const struct zd_region *in,
                   const struct zd_dec_params *p, struct zd_sink *out,
                   struct zd_error *err);
+
+/*
+ * Decodes every frame of a zstd member in order on one thread (skippable
+ * frames are skipped), with the window capped at p->max_window (0: 128 MiB).
+ * Returns 0, or -1 with err set: ZD_E_FORMAT on truncated or corrupt input,
+ * ZD_E_CHECKSUM on a content checksum mismatch, ZD_E_LIMIT if a frame needs
+ * a larger window or the output exceeds p->max_output.
+ */
+int zd_zstd_decode_sequential(const struct zd_region *in,
+                              const struct zd_dec_params *p,
+                              struct zd_sink *out, struct zd_error *err);
 
 #endif
