@@ -29,12 +29,23 @@ struct zd_ar_member {
 
 /* Writes the 8-byte global magic. */
 int zd_ar_write_magic(int fd, struct zd_error *err);
-/* Writes one 60-byte member header (name <= 16 bytes). */
+/* Largest values dpkg-deb's writer accepts (lib/dpkg/ar.c). */
+#define ZD_AR_NAME_MAX 15
+#define ZD_AR_SIZE_MAX UINT64_C(9999999999)
+#define ZD_AR_MTIME_MAX UINT64_C(999999999999)
+
+/*
+ * Writes one 60-byte member header as dpkg-deb does:
+ * "%-16s%-12ju0     0     100644  %-10ju`\n".  Returns 0, or -1 with err
+ * set: ZD_E_USAGE if name is empty or longer than ZD_AR_NAME_MAX (15, as
+ * dpkg), ZD_E_LIMIT if size or mtime does not fit its field, ZD_E_IO.
+ */
 int zd_ar_write_header(int fd, const char *name, uint64_t mtime,
                        uint64_t size, struct zd_error *err);
 /*
  * Writes a whole member: header, size bytes copied from in_fd starting at
- * offset 0 (pread), and the padding byte when size is odd.
+ * offset 0 (pread), and the padding byte ('\n') when size is odd.  An in_fd
+ * shorter than size is ZD_E_IO ("unexpected end of file").
  */
 int zd_ar_write_member_fd(int fd, const char *name, uint64_t mtime, int in_fd,
                           uint64_t size, struct zd_error *err);
@@ -43,11 +54,21 @@ int zd_ar_write_member_buf(int fd, const char *name, uint64_t mtime,
                            const void *buf, uint64_t size,
                            struct zd_error *err);
 
-/* Checks the global magic at offset 0 of fd (pread). */
+/*
+ * Checks the global magic at offset 0 of fd (pread).  Returns 0, or -1 with
+ * err set: ZD_E_FORMAT "not an ar archive (bad magic)" or "... (file too
+ * short)", ZD_E_IO.
+ */
 int zd_ar_check_magic(int fd, struct zd_error *err);
 /*
  * Parses one 60-byte header buffer found at file offset hdr_off into m.
- * Returns 0, or -1 with err set (ZD_E_FORMAT naming the bad field).
+ * Decimal fields (mtime, uid, gid, size) and the octal mode are digits
+ * optionally surrounded by spaces; mtime, uid, gid and mode may be all
+ * spaces (0), size may not.  The name may not contain NUL bytes.  Sets
+ * m->data_off = hdr_off + 60; does not check the size against a file.
+ * Returns 0, or -1 with err set (ZD_E_FORMAT), e.g.
+ * "corrupt ar member header at offset 68: member 'x': size '1x' is not a
+ * decimal number" or "...: bad header trailer (expected '`\n')".
  */
 int zd_ar_parse_header(const unsigned char hdr[ZD_AR_HDR_LEN],
                        uint64_t hdr_off, struct zd_ar_member *m,
@@ -55,8 +76,12 @@ int zd_ar_parse_header(const unsigned char hdr[ZD_AR_HDR_LEN],
 /*
  * Reads the member header at *off of a file of file_size bytes (pread),
  * checks that the data lies inside the file, and advances *off past the
- * data and padding.  Returns 1 with m filled, 0 at a clean end of archive,
- * or -1 with err set.
+ * data and padding.  A missing padding byte after the last member is
+ * accepted (dpkg never reads it).  Returns 1 with m filled, 0 at a clean
+ * end of archive (*off == file_size), or -1 with err set: ZD_E_FORMAT for
+ * "truncated ar member header at offset N (K bytes left)", a bad header,
+ * or "ar member 'NAME' at offset N: size S runs past the end of the file
+ * (F bytes)"; ZD_E_IO.
  */
 int zd_ar_next(int fd, uint64_t file_size, uint64_t *off,
                struct zd_ar_member *m, struct zd_error *err);
