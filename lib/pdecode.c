@@ -1,3 +1,616 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* pdecode.c - (stub, to be written) */
+/*
+ * pdecode.c - zstd member decoding: indexed, multi-frame or sequential
+ *
+ * The member's frames are listed first by walking headers (nothing is
+ * decoded, so a truncated member fails before any output).  One frame with
+ * our index after it is decoded segment by segment; several frames are
+ * decoded frame by frame; both on the worker pool, emitted in order.  A
+ * plain single frame, or pieces too large to hold in memory, are decoded
+ * by one streaming decoder in bounded memory.
+ */
 #include "config.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include "lib/pdecode.h"
+#include "lib/sched.h"
+#include "lib/zseg-index.h"
+#include "lib/zseg-read.h"
+#include "lib/zstd-frame.h"
+
+#define MIB (UINT64_C(1) << 20)
+#define PIECE_CAP (256 * MIB)		/* largest piece held in memory */
+#define DEFAULT_MAX_WINDOW (128 * MIB)
+#define INDEX_READ_MAX (64u << 10)	/* larger index frames: damaged */
+#define BIG_BUF (64 * MIB)		/* slot buffers above: not kept */
+#define MEM_BUDGET (1024 * MIB)		/* decoded bytes in flight, soft */
+
+struct frame_list {
+	struct zd_zstd_frame_info *f;
+	size_t n, cap;
+	size_t nzstd;
+};
+
+struct dslot {
+	size_t piece;
+	unsigned char *cbuf, *obuf;
+	size_t ccap, ocap, olen;
+};
+
+struct dec {
+	const struct zd_region *in;
+	const struct zd_dec_params *p;
+	struct zd_sink *out;
+	const char *name;
+	struct zd_zseg_piece *pc;
+	size_t n;
+	unsigned wlog;		/* segments: the outer window */
+	bool frames;		/* pieces are whole frames */
+	unsigned window;
+	struct dslot *slots;
+	unsigned nworkers;
+	ZSTD_DCtx **dctx;	/* one per worker, made on first use */
+	XXH64_state_t *total;	/* consume: indexed content checksum */
+	uint64_t emitted;	/* consume */
+};
+
+static const char *
+member_name(const struct zd_dec_params *p)
+{
+	return p->member != NULL ? p->member : "member";
+}
+
+static uint64_t
+max_window(const struct zd_dec_params *p)
+{
+	return p->max_window != 0 ? p->max_window : DEFAULT_MAX_WINDOW;
+}
+
+static void
+frame_list_free(struct frame_list *fl)
+{
+	free(fl->f);
+	fl->f = NULL;
+	fl->n = fl->cap = fl->nzstd = 0;
+}
+
+static int
+list_frames(const struct zd_region *in, const char *name,
+            struct frame_list *fl, struct zd_error *err)
+{
+	uint64_t off = 0;
+
+	memset(fl, 0, sizeof(*fl));
+	do {
+		struct zd_zstd_frame_info *fi;
+
+		if (fl->n == fl->cap) {
+			size_t cap = fl->cap ? 2 * fl->cap : 16;
+
+			fi = realloc(fl->f, cap * sizeof(*fi));
+			if (fi == NULL) {
+				frame_list_free(fl);
+				return zd_err(err, ZD_E_NOMEM, "out of memory");
+			}
+			fl->f = fi;
+			fl->cap = cap;
+		}
+		fi = &fl->f[fl->n];
+		if (zd_zstd_frame_walk(in, off, name, fi, NULL, NULL,
+		                       err) < 0) {
+			frame_list_free(fl);
+			return -1;
+		}
+		fl->n++;
+		if (!fi->skippable)
+			fl->nzstd++;
+		off += fi->size;
+	} while (off < in->len);
+	if (fl->nzstd == 0) {
+		frame_list_free(fl);
+		return zd_err(err, ZD_E_FORMAT, "no zstd frame in '%s'", name);
+	}
+	return 0;
+}
+
+static const struct zd_zstd_frame_info *
+first_zstd(const struct frame_list *fl, size_t *at)
+{
+	for (size_t i = 0; i < fl->n; i++) {
+		if (!fl->f[i].skippable) {
+			*at = i;
+			return &fl->f[i];
+		}
+	}
+	return NULL;
+}
+
+/* One zstd frame, our index right after it, then nothing but skippables. */
+static bool
+looks_indexed(const struct frame_list *fl, size_t *at)
+{
+	return fl->nzstd == 1 && first_zstd(fl, at) != NULL &&
+	       *at + 1 < fl->n && fl->f[*at + 1].skippable &&
+	       fl->f[*at + 1].magic == ZD_ZSEG_INDEX_MAGIC;
+}
+
+static bool
+looks_pzstd(const struct frame_list *fl)
+{
+	if (fl->nzstd == 0)
+		return false;
+	for (size_t i = 0; i < fl->n; i++) {
+		if (fl->f[i].skippable)
+			continue;
+		if (i == 0 || fl->f[i - 1].magic != ZD_ZSTD_SKIP_MAGIC ||
+		    fl->f[i - 1].size != 12)
+			return false;
+	}
+	return true;
+}
+
+static int
+read_index(const struct zd_region *in, const struct zd_zstd_frame_info *outer,
+           const struct zd_zstd_frame_info *fi, struct zd_zseg_index *idx,
+           struct zd_error *err)
+{
+	unsigned char *buf;
+	int rc;
+
+	memset(idx, 0, sizeof(*idx));
+	if (fi->size > INDEX_READ_MAX)
+		return zd_err(err, ZD_E_FORMAT, "index frame too large");
+	buf = malloc((size_t)fi->size);
+	if (buf == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	rc = zd_region_read(in, buf, (size_t)fi->size, fi->off, err);
+	if (rc == 0)
+		rc = zd_zseg_index_parse(buf, (size_t)fi->size, idx, err);
+	free(buf);
+	if (rc == 0 && zd_zseg_index_check_frame(idx, outer, err) < 0) {
+		zd_zseg_index_free(idx);
+		rc = -1;
+	}
+	return rc;
+}
+
+/* Frames or segments: segments are counted from the index or the walk. */
+int
+zd_zstd_describe(const struct zd_region *in, struct zd_zstd_info *info,
+                 struct zd_error *err)
+{
+	struct frame_list fl;
+	struct zd_zseg_index idx;
+	struct zd_zseg_piece *pc = NULL;
+	size_t at = 0, n = 0;
+	uint64_t wmax = 0, sum = 0;
+	bool known = true;
+
+	memset(info, 0, sizeof(*info));
+	if (list_frames(in, NULL, &fl, err) < 0)
+		return -1;
+	for (size_t i = 0; i < fl.n; i++) {
+		const struct zd_zstd_frame_info *f = &fl.f[i];
+
+		if (f->skippable)
+			continue;
+		if (f->hdr.window_size > wmax)
+			wmax = f->hdr.window_size;
+		if (!f->hdr.has_content_size ||
+		    __builtin_add_overflow(sum, f->hdr.content_size, &sum))
+			known = false;
+	}
+	info->window_log = zd_log2_ceil(wmax);
+	info->content_size = known && sum <= INT64_MAX ? (int64_t)sum : -1;
+	info->segments = fl.nzstd;
+	if (looks_indexed(&fl, &at)) {
+		info->layout = ZD_LAYOUT_INDEXED;
+		info->index_size = fl.f[at + 1].size;
+		if (read_index(in, &fl.f[at], &fl.f[at + 1], &idx, NULL) == 0) {
+			info->segments = idx.segments;
+			zd_zseg_index_free(&idx);
+		} else if (zd_zseg_pieces_walk(in, &fl.f[at], &pc, &n,
+		                               NULL) == 0) {
+			info->segments = n;
+			free(pc);
+		}
+	} else if (looks_pzstd(&fl)) {
+		/* Even one pzstd frame: its leading skippable header is what
+		 * stock dpkg cannot read. */
+		info->layout = ZD_LAYOUT_PZSTD;
+	} else {
+		info->layout = fl.nzstd == 1 ? ZD_LAYOUT_SINGLE :
+		               ZD_LAYOUT_FRAMES;
+	}
+	frame_list_free(&fl);
+	return 0;
+}
+
+static int
+emit(struct dec *d, const void *buf, size_t len, struct zd_error *err)
+{
+	uint64_t total;
+
+	if (__builtin_add_overflow(d->emitted, (uint64_t)len, &total) ||
+	    (d->p->max_output != 0 && total > d->p->max_output))
+		return zd_err(err, ZD_E_LIMIT, "decoded data of '%s' exceeds "
+		              "the limit of %ju bytes", d->name,
+		              (uintmax_t)d->p->max_output);
+	if (len > 0 && d->out->write(d->out->ctx, buf, len, err) < 0)
+		return -1;
+	d->emitted = total;
+	return 0;
+}
+
+static int
+zstd_error(size_t rc, const char *name, struct zd_error *err)
+{
+	switch (ZSTD_getErrorCode(rc)) {
+	case ZSTD_error_frameParameter_windowTooLarge:
+		return zd_err(err, ZD_E_LIMIT, "window of '%s' exceeds the "
+		              "limit", name);
+	case ZSTD_error_checksum_wrong:
+		return zd_err(err, ZD_E_CHECKSUM, "checksum mismatch in '%s'",
+		              name);
+	case ZSTD_error_memory_allocation:
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	default:
+		return zd_err(err, ZD_E_FORMAT, "corrupt zstd data in '%s': %s",
+		              name, ZSTD_getErrorName(rc));
+	}
+}
+
+/* One streaming decoder over the whole member, in bounded memory. */
+static int
+decode_stream(struct dec *d, struct zd_error *err)
+{
+	ZSTD_DCtx *dctx = ZSTD_createDCtx();
+	size_t isz = ZSTD_DStreamInSize(), osz = ZSTD_DStreamOutSize();
+	unsigned char *ibuf = malloc(isz), *obuf = malloc(osz);
+	unsigned wl = 0;
+	uint64_t off = 0;
+	size_t ret;
+	bool pending = false;
+	int rc = -1;
+
+	/* Round up: the exact cap was checked on each frame header. */
+	while (wl < 31 && (UINT64_C(1) << wl) < max_window(d->p))
+		wl++;
+	if (wl < ZD_ZSTD_WINLOG_MIN)
+		wl = ZD_ZSTD_WINLOG_MIN;
+	if (dctx == NULL || ibuf == NULL || obuf == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		goto out;
+	}
+	ret = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, (int)wl);
+	if (ZSTD_isError(ret)) {
+		zstd_error(ret, d->name, err);
+		goto out;
+	}
+	/*
+	 * ret is 0 right after a frame ends (all its output flushed); when a
+	 * call fills the output buffer, more may be pending without input.
+	 */
+	ret = 0;
+	for (;;) {
+		size_t n = d->in->len - off < isz ? (size_t)(d->in->len - off) :
+		           isz;
+		ZSTD_inBuffer ib = { ibuf, n, 0 };
+
+		if (n == 0 && !pending)
+			break;
+		if (n > 0 && zd_region_read(d->in, ibuf, n, off, err) < 0)
+			goto out;
+		off += n;
+		do {
+			ZSTD_outBuffer ob = { obuf, osz, 0 };
+
+			ret = ZSTD_decompressStream(dctx, &ob, &ib);
+			if (ZSTD_isError(ret)) {
+				zstd_error(ret, d->name, err);
+				goto out;
+			}
+			if (emit(d, obuf, ob.pos, err) < 0)
+				goto out;
+			pending = ret != 0 && ob.pos == ob.size;
+		} while (ib.pos < ib.size || (n == 0 && pending));
+		if (n == 0)
+			break;
+	}
+	if (ret != 0) {
+		zd_err(err, ZD_E_FORMAT, "unexpected end of data in '%s' at "
+		       "offset %ju", d->name, (uintmax_t)d->in->len);
+		goto out;
+	}
+	rc = 0;
+out:
+	ZSTD_freeDCtx(dctx);
+	free(ibuf);
+	free(obuf);
+	return rc;
+}
+
+static int
+d_produce(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
+{
+	struct dec *d = ctx;
+
+	(void)err;
+	if (i >= d->n)
+		return 0;
+	d->slots[slot].piece = (size_t)i;
+	return 1;
+}
+
+static void
+piece_prefix(const struct dec *d, size_t i, struct zd_error *err)
+{
+	uint64_t seg = 0;
+
+	for (size_t k = 0; k < i; k++)
+		seg += d->pc[k].nseg;
+	zd_err_prefix(err, "'%s': %s %ju at offset %ju", d->name,
+	              d->frames ? "frame" : "segment", (uintmax_t)seg,
+	              (uintmax_t)d->pc[i].off);
+}
+
+static int
+d_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
+      struct zd_error *err)
+{
+	struct dec *d = ctx;
+	struct dslot *s = &d->slots[slot];
+	const struct zd_zseg_piece *pc = &d->pc[i];
+	size_t cap = (size_t)(pc->exact ? pc->usize : pc->bound);
+
+	if (d->dctx[worker] == NULL) {
+		d->dctx[worker] = ZSTD_createDCtx();
+		if (d->dctx[worker] == NULL)
+			return zd_err(err, ZD_E_NOMEM, "out of memory");
+	}
+	if (s->ocap < cap || s->obuf == NULL) {
+		free(s->obuf);
+		s->obuf = malloc(cap > 0 ? cap : 1);
+		s->ocap = s->obuf != NULL ? cap : 0;
+		if (s->obuf == NULL)
+			return zd_err(err, ZD_E_NOMEM, "out of memory");
+	}
+	if (zd_zseg_piece_decode(d->in, d->wlog, pc, d->dctx[worker],
+	                         &s->cbuf, &s->ccap, s->obuf, cap, &s->olen,
+	                         err) < 0) {
+		piece_prefix(d, (size_t)i, err);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+d_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
+{
+	struct dec *d = ctx;
+	struct dslot *s = &d->slots[slot];
+
+	(void)i;
+	if (d->total != NULL)
+		XXH64_update(d->total, s->obuf, s->olen);
+	if (emit(d, s->obuf, s->olen, err) < 0)
+		return -1;
+	if (s->ocap > BIG_BUF) {
+		free(s->obuf);
+		s->obuf = NULL;
+		s->ocap = 0;
+	}
+	if (s->ccap > BIG_BUF) {
+		free(s->cbuf);
+		s->cbuf = NULL;
+		s->ccap = 0;
+	}
+	return 0;
+}
+
+static int
+decode_pieces(struct dec *d, struct zd_error *err)
+{
+	static const struct zd_sched_ops ops = {
+		d_produce, d_run, d_consume,
+	};
+	unsigned threads = d->p->threads > 0 ? d->p->threads : 1;
+	int rc = -1;
+	uint64_t big = 1;
+
+	if (threads > d->n)
+		threads = (unsigned)d->n;
+	for (size_t i = 0; i < d->n; i++) {
+		uint64_t b = d->pc[i].exact ? d->pc[i].usize : d->pc[i].bound;
+
+		if (b > big)
+			big = b;
+	}
+	/* in flight: 2 pieces a thread, fewer when pieces are huge */
+	d->window = threads > 1 ? 2 * threads : 1;
+	if (threads > 1 && big * d->window > MEM_BUDGET)
+		d->window = MEM_BUDGET / big > threads ?
+		            (unsigned)(MEM_BUDGET / big) : threads;
+	d->nworkers = threads;
+	d->slots = calloc(d->window, sizeof(*d->slots));
+	d->dctx = calloc(d->nworkers, sizeof(*d->dctx));
+	if (d->slots == NULL || d->dctx == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		goto out;
+	}
+	rc = zd_sched_run(&ops, d, threads, d->window, err);
+out:
+	if (d->slots != NULL) {
+		for (unsigned i = 0; i < d->window; i++) {
+			free(d->slots[i].cbuf);
+			free(d->slots[i].obuf);
+		}
+	}
+	if (d->dctx != NULL) {
+		for (unsigned i = 0; i < d->nworkers; i++)
+			ZSTD_freeDCtx(d->dctx[i]);
+	}
+	free(d->slots);
+	free(d->dctx);
+	d->slots = NULL;
+	d->dctx = NULL;
+	return rc;
+}
+
+/* Pieces for the indexed frame: the index, else a walk.  */
+static int
+plan_indexed(struct dec *d, const struct zd_zstd_frame_info *outer,
+             const struct zd_zstd_frame_info *ixf, struct zd_error *err)
+{
+	struct zd_error ierr = ZD_ERROR_INIT;
+	struct zd_zseg_index idx;
+
+	if (read_index(d->in, outer, ixf, &idx, &ierr) == 0) {
+		int rc = zd_zseg_pieces_from_index(d->in, outer, &idx, &d->pc,
+		                                   &d->n, &ierr);
+
+		zd_zseg_index_free(&idx);
+		if (rc == 0)
+			return 0;
+		if (ierr.code != ZD_E_FORMAT) {
+			*err = ierr;
+			return -1;
+		}
+	} else if (ierr.code != ZD_E_FORMAT) {
+		*err = ierr;
+		return -1;
+	}
+	zd_warnf(d->p->warn, d->p->warn_ctx, "%s: index damaged (%s), "
+	         "decoding by walking blocks", d->name, ierr.msg);
+	return zd_zseg_pieces_walk(d->in, outer, &d->pc, &d->n, err);
+}
+
+static int
+decode_indexed(struct dec *d, const struct zd_zstd_frame_info *outer,
+               struct zd_error *err)
+{
+	unsigned char sum[4];
+	int rc;
+
+	d->total = XXH64_createState();
+	if (d->total == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	XXH64_reset(d->total, 0);
+	d->wlog = zd_log2_ceil(outer->hdr.window_size);
+	rc = decode_pieces(d, err);
+	if (rc == 0 && zd_region_read(d->in, sum, 4,
+	                              outer->off + outer->size - 4, err) < 0)
+		rc = -1;
+	if (rc == 0 && zd_le32(sum) != (uint32_t)XXH64_digest(d->total))
+		rc = zd_err(err, ZD_E_CHECKSUM, "checksum mismatch in '%s'",
+		            d->name);
+	if (rc == 0 && outer->hdr.has_content_size &&
+	    d->emitted != outer->hdr.content_size)
+		rc = zd_err(err, ZD_E_FORMAT, "'%s' decodes to %ju bytes, "
+		            "not the %ju its header declares", d->name,
+		            (uintmax_t)d->emitted,
+		            (uintmax_t)outer->hdr.content_size);
+	XXH64_freeState(d->total);
+	d->total = NULL;
+	return rc;
+}
+
+/* True when every piece fits in memory and there is more than one. */
+static bool
+pieces_usable(const struct dec *d)
+{
+	if (d->n < 2)
+		return false;
+	for (size_t i = 0; i < d->n; i++) {
+		uint64_t b = d->pc[i].exact ? d->pc[i].usize : d->pc[i].bound;
+
+		if (b > PIECE_CAP || b > SIZE_MAX)
+			return false;
+	}
+	return true;
+}
+
+int
+zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *p,
+                struct zd_sink *out, struct zd_error *err)
+{
+	struct frame_list fl;
+	struct dec d;
+	size_t at = 0;
+	uint64_t known = 0;
+	int rc = -1;
+
+	memset(&d, 0, sizeof(d));
+	d.in = in;
+	d.p = p;
+	d.out = out;
+	d.name = member_name(p);
+	if (list_frames(in, d.name, &fl, err) < 0)
+		return -1;
+	for (size_t i = 0; i < fl.n; i++) {
+		const struct zd_zstd_frame_info *f = &fl.f[i];
+
+		if (f->skippable)
+			continue;
+		if (f->hdr.window_size > max_window(p)) {
+			zd_err(err, ZD_E_LIMIT, "window of %ju bytes exceeds "
+			       "the limit of %ju bytes in '%s' at offset %ju",
+			       (uintmax_t)f->hdr.window_size,
+			       (uintmax_t)max_window(p), d.name,
+			       (uintmax_t)f->off);
+			goto out;
+		}
+		if (f->hdr.has_content_size &&
+		    (__builtin_add_overflow(known, f->hdr.content_size,
+		                            &known) ||
+		     (p->max_output != 0 && known > p->max_output))) {
+			zd_err(err, ZD_E_LIMIT, "decoded data of '%s' exceeds "
+			       "the limit of %ju bytes", d.name,
+			       (uintmax_t)p->max_output);
+			goto out;
+		}
+	}
+	if (looks_indexed(&fl, &at)) {
+		if (plan_indexed(&d, &fl.f[at], &fl.f[at + 1], err) < 0)
+			goto out;
+		if (pieces_usable(&d)) {
+			rc = decode_indexed(&d, &fl.f[at], err);
+			goto out;
+		}
+	} else if (fl.nzstd > 1) {
+		d.pc = calloc(fl.nzstd, sizeof(*d.pc));
+		if (d.pc == NULL) {
+			zd_err(err, ZD_E_NOMEM, "out of memory");
+			goto out;
+		}
+		d.frames = true;
+		for (size_t i = 0; i < fl.n; i++) {
+			const struct zd_zstd_frame_info *f = &fl.f[i];
+			struct zd_zseg_piece *pc = &d.pc[d.n];
+
+			if (f->skippable)
+				continue;
+			pc->off = f->off;
+			pc->csize = f->size;
+			pc->nseg = 1;
+			pc->bound = f->hdr.has_content_size ?
+			            f->hdr.content_size : f->decoded_max;
+			d.n++;
+		}
+		if (pieces_usable(&d)) {
+			rc = decode_pieces(&d, err);
+			goto out;
+		}
+	}
+	rc = decode_stream(&d, err);
+out:
+	free(d.pc);
+	frame_list_free(&fl);
+	return rc;
+}

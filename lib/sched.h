@@ -1,2 +1,53 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* sched.h - (stub, to be written) */
+/*
+ * sched.h - a small worker pool with in-order completion
+ *
+ * The calling thread produces jobs one at a time, workers run them, and the
+ * calling thread consumes the results strictly in job order.  At most
+ * `window` jobs are in flight (produced but not yet consumed), so memory
+ * stays bounded: a job's buffers live in slot (index % window), which the
+ * caller allocates.  The scheduler knows nothing about the jobs.
+ *
+ * On the first failure (of produce, run or consume) no new job is started;
+ * zd_sched_run() then reports the lowest-numbered failing job's error,
+ * after joining every worker.  No thread outlives zd_sched_run().
+ */
+#ifndef ZDEB_SCHED_H
+#define ZDEB_SCHED_H
+
+#include <stdint.h>
+
+#include "lib/error.h"
+
+struct zd_sched_ops {
+	/*
+	 * Calling thread: prepares job i in slot (i % window).  Returns 1 if
+	 * a job was prepared, 0 when there are no more jobs, or -1 with err
+	 * set.
+	 */
+	int (*produce)(void *ctx, uint64_t i, unsigned slot,
+	               struct zd_error *err);
+	/*
+	 * A worker (number worker < threads; the calling thread itself when
+	 * threads is 1): runs job i.  Jobs on different workers run at the
+	 * same time; a worker runs one job at a time.  Returns 0, or -1 with
+	 * err set (err belongs to the job).
+	 */
+	int (*run)(void *ctx, unsigned worker, uint64_t i, unsigned slot,
+	           struct zd_error *err);
+	/* Calling thread, in job order: uses job i's result.  Returns 0/-1. */
+	int (*consume)(void *ctx, uint64_t i, unsigned slot,
+	               struct zd_error *err);
+};
+
+/*
+ * Runs every job produced, on `threads` workers (1: no thread is created),
+ * with at most `window` jobs in flight (window >= 1).  Returns 0, or -1
+ * with err set to the error of the lowest-numbered failing job (a produce
+ * or consume failure counts for the job it was called for); ZD_E_NOMEM or
+ * ZD_E_INTERNAL if threads cannot be created.
+ */
+int zd_sched_run(const struct zd_sched_ops *ops, void *ctx, unsigned threads,
+                 unsigned window, struct zd_error *err);
+
+#endif

@@ -13,14 +13,33 @@
 #include "lib/error.h"
 
 /*
- * Compresses in_fd[0, in_size) to out_fd in layout p->layout (INDEXED,
- * FRAMES or PZSTD) on p->threads threads.  The bytes depend only on the
- * input and p (never on p->threads).  Returns 0, or -1 with err set.
+ * Compresses in_fd[0, in_size) (read with pread, so in_fd must be
+ * seekable) to out_fd (written sequentially: a pipe is fine) in layout
+ * p->layout on p->threads threads, at most 2 * threads segments in memory.
+ * The bytes depend only on the input, p->level, p->zstd_long,
+ * p->segment_size and p->layout, never on p->threads.
+ *
+ * INDEXED: one frame (checksum, content size, window <= 2^27) of segments
+ * cut after 17 identical bytes, then the index (zseg-index.h).  FRAMES:
+ * independent frames (checksum, content size) of the target size.  PZSTD:
+ * pzstd's layout, a 12-byte skippable frame (0x184D2A50, the next frame's
+ * compressed size) before each frame of 4 windows (checksum, no content
+ * size), as `pzstd -p1` frames it.
+ *
+ * Returns 0, or -1 with err set: ZD_E_IO, ZD_E_NOMEM, ZD_E_USAGE (libzstd
+ * refused a parameter), ZD_E_LIMIT, ZD_E_INTERNAL.
  */
 int zd_zseg_compress(const struct zd_comp_params *p, int in_fd,
                      uint64_t in_size, int out_fd, struct zd_error *err);
 
-/* The target segment size the policy picks for this level and input. */
+/*
+ * The target segment size: p->segment_size if set; for PZSTD 4 windows;
+ * else one segment below 1 MiB of input, and otherwise 7/8 of pzstd's
+ * frame size for the level (1.75 MiB at levels <= 1, 3.5 MiB at 2, 7 MiB
+ * at 3-8, 14 MiB at 9-16, 28 MiB at 17-19, 64 MiB at 20-22 and with long
+ * mode).  An indexed cut lands at the first run of 17 identical bytes at
+ * or after the target, and never leaves less than target/4 after it.
+ */
 uint64_t zd_zseg_target_size(const struct zd_comp_params *p,
                              uint64_t in_size);
 
