@@ -1,3 +1,382 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* build.c - (stub, to be written) */
+/*
+ * build.c - build a .deb: the steps of dpkg-deb's do_build, with the
+ * output written to a temporary name and renamed into place
+ */
 #include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/ar.h"
+#include "lib/build.h"
+#include "lib/fdio.h"
+#include "lib/instsize.h"
+#include "lib/md5sums.h"
+#include "lib/pkgcheck.h"
+#include "lib/tarbuild.h"
+
+static char *
+xasprintf(struct zd_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static char *
+xasprintf(struct zd_error *err, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	return s;
+}
+
+char *
+zd_build_dest_path(const char *dir, const char *dest,
+                   const struct zd_control *ctl, struct zd_error *err)
+{
+	struct stat st;
+	const char *pkg, *ver, *arch, *colon;
+	size_t len;
+
+	if (dest == NULL) {
+		len = strlen(dir);
+		while (len > 1 && dir[len - 1] == '/')
+			len--;
+		return xasprintf(err, "%.*s.deb", (int)len, dir);
+	}
+	if (stat(dest, &st) < 0 || !S_ISDIR(st.st_mode))
+		return xasprintf(err, "%s", dest);
+	if (ctl == NULL) {
+		zd_err(err, ZD_E_USAGE, "target is directory - cannot skip "
+		       "control file check");
+		return NULL;
+	}
+	pkg = zd_control_get(ctl, "Package");
+	ver = zd_control_get(ctl, "Version");
+	arch = zd_control_get(ctl, "Architecture");
+	if (pkg == NULL || ver == NULL || arch == NULL) {
+		zd_err(err, ZD_E_FORMAT, "control file lacks Package, Version "
+		       "or Architecture");
+		return NULL;
+	}
+	colon = strchr(ver, ':');
+	if (colon != NULL)
+		ver = colon + 1;
+	return xasprintf(err, "%s/%s_%s_%s.deb", dest, pkg, ver, arch);
+}
+
+static void
+report(const struct zd_build_opts *o, const char *stage, uint64_t bytes)
+{
+	if (o->progress != NULL)
+		o->progress(o->progress_ctx, stage, bytes);
+}
+
+typedef int tarbuild_fn(const char *dir, const struct zd_tar_opts *o,
+                        int out_fd, uint64_t *size, struct zd_error *err);
+
+/*
+ * Makes one compressed tar member in a temporary file: tar to a spool
+ * file, then compressed to *out_fd (size in *out_size).
+ */
+static int
+make_member(const char *dir, tarbuild_fn *fn, const struct zd_tar_opts *to,
+            const struct zd_comp_params *cp, const char *what,
+            const struct zd_build_opts *o, int *out_fd, uint64_t *out_size,
+            struct zd_error *err)
+{
+	char stage[64];
+	int tar_fd = -1, cfd = -1;
+	uint64_t tar_size = 0;
+	int rc = -1;
+
+	tar_fd = zd_tmpfile(err);
+	if (tar_fd < 0)
+		return -1;
+	report(o, what, 0);
+	if (fn(dir, to, tar_fd, &tar_size, err) < 0)
+		goto out;
+	cfd = zd_tmpfile(err);
+	if (cfd < 0)
+		goto out;
+	snprintf(stage, sizeof(stage), "compress %s", what);
+	report(o, stage, tar_size);
+	if (zd_compress(cp, tar_fd, tar_size, cfd, err) < 0) {
+		zd_err_prefix(err, "cannot compress %s", what);
+		goto out;
+	}
+	if (zd_fd_size(cfd, out_size, err) < 0)
+		goto out;
+	*out_fd = cfd;
+	cfd = -1;
+	rc = 0;
+out:
+	if (cfd >= 0)
+		close(cfd);
+	close(tar_fd);
+	return rc;
+}
+
+static int
+member_name(char *buf, size_t size, const char *base,
+            const struct zd_comp_params *cp, struct zd_error *err)
+{
+	const struct zd_codec *c = zd_codec_get(cp->type);
+
+	if (c == NULL || c->compress == NULL)
+		return zd_err(err, ZD_E_UNSUPPORTED, "cannot compress with "
+		              "this compressor");
+	snprintf(buf, size, "%s%s", base, c->ext);
+	return 0;
+}
+
+static mode_t
+current_umask(void)
+{
+	mode_t m = umask(022);
+
+	umask(m);
+	return m;
+}
+
+/* Creates "OUT.zdeb-XXXXXX" beside out_path, mode 0644 like dpkg-deb. */
+static int
+open_temp_output(const char *out_path, char **tmp_path, struct zd_error *err)
+{
+	int fd;
+
+	*tmp_path = xasprintf(err, "%s.zdeb-XXXXXX", out_path);
+	if (*tmp_path == NULL)
+		return -1;
+	fd = mkostemp(*tmp_path, O_CLOEXEC);
+	if (fd < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot create '%s'", *tmp_path);
+		free(*tmp_path);
+		*tmp_path = NULL;
+		return -1;
+	}
+	fchmod(fd, 0644 & ~current_umask());
+	return fd;
+}
+
+static int
+write_ar(int fd, const struct zd_deb_parts *parts, struct zd_error *err)
+{
+	static const char magic[] = "2.0\n";
+
+	if (zd_ar_write_magic(fd, err) < 0 ||
+	    zd_ar_write_member_buf(fd, "debian-binary", parts->mtime, magic,
+	                           sizeof(magic) - 1, err) < 0 ||
+	    zd_ar_write_member_fd(fd, parts->control_name, parts->mtime,
+	                          parts->control_fd, parts->control_size,
+	                          err) < 0 ||
+	    zd_ar_write_member_fd(fd, parts->data_name, parts->mtime,
+	                          parts->data_fd, parts->data_size, err) < 0)
+		return -1;
+	return 0;
+}
+
+int
+zd_build_write_deb(const char *out_path, const struct zd_deb_parts *parts,
+                   struct zd_error *err)
+{
+	char *tmp_path = NULL;
+	int fd, saved;
+
+	fd = open_temp_output(out_path, &tmp_path, err);
+	if (fd < 0)
+		return -1;
+	if (write_ar(fd, parts, err) < 0) {
+		zd_err_prefix(err, "cannot write '%s'", out_path);
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot write '%s'", out_path);
+		goto fail;
+	}
+	if (rename(tmp_path, out_path) < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot rename '%s' to '%s'",
+		             tmp_path, out_path);
+		goto fail;
+	}
+	free(tmp_path);
+	return 0;
+fail:
+	saved = errno;
+	unlink(tmp_path);
+	free(tmp_path);
+	errno = saved;
+	return -1;
+}
+
+/* The control.tar members zdeb build generates (o->gen_*). */
+struct gen {
+	struct zd_tar_member m[2];	/* sorted: ./control, ./md5sums */
+	size_t n;
+	char *control;
+	char *md5sums;
+};
+
+/* Reads a small file whole; *buf malloc'd. */
+static int
+slurp(const char *path, char **buf, size_t *len, struct stat *st,
+      struct zd_error *err)
+{
+	ssize_t got;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot open '%s'", path);
+	if (fstat(fd, st) < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot stat '%s'", path);
+		goto fail;
+	}
+	if (st->st_size > 16 * 1024 * 1024) {
+		zd_err(err, ZD_E_LIMIT, "'%s' is larger than 16 MiB", path);
+		goto fail;
+	}
+	*buf = malloc((size_t)st->st_size + 1);
+	if (*buf == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		goto fail;
+	}
+	got = zd_read_full(fd, *buf, (size_t)st->st_size, err);
+	if (got < 0) {
+		zd_err_prefix(err, "cannot read '%s'", path);
+		free(*buf);
+		*buf = NULL;
+		goto fail;
+	}
+	*len = (size_t)got;
+	close(fd);
+	return 0;
+fail:
+	close(fd);
+	return -1;
+}
+
+static int
+gen_installed_size(const char *dir, struct gen *g, struct zd_error *err)
+{
+	struct zd_control ctl = { 0 };
+	struct stat st;
+	char *path, *text = NULL;
+	size_t len = 0, outlen;
+	uint64_t kib;
+	int rc = -1;
+
+	path = xasprintf(err, "%s/DEBIAN/control", dir);
+	if (path == NULL)
+		return -1;
+	if (slurp(path, &text, &len, &st, err) < 0)
+		goto out;
+	if (zd_control_parse(text, len, "DEBIAN/control", &ctl, err) < 0)
+		goto out;
+	if (zd_control_get(&ctl, "Installed-Size") != NULL) {
+		rc = 0;
+		goto out;
+	}
+	if (zd_instsize_tree(dir, &kib, err) < 0 ||
+	    zd_instsize_control_add(text, len, kib, &g->control, &outlen,
+	                            err) < 0)
+		goto out;
+	g->m[g->n++] = (struct zd_tar_member){
+		.name = "./control", .data = g->control, .size = outlen,
+		.mode = st.st_mode & 07777, .mtime = st.st_mtime,
+	};
+	rc = 0;
+out:
+	zd_control_free(&ctl);
+	free(text);
+	free(path);
+	return rc;
+}
+
+static int
+gen_md5sums(const char *dir, int64_t mtime, struct gen *g,
+            struct zd_error *err)
+{
+	struct stat st;
+	char *path;
+	size_t len;
+	int present;
+
+	path = xasprintf(err, "%s/DEBIAN/md5sums", dir);
+	if (path == NULL)
+		return -1;
+	present = lstat(path, &st) == 0;
+	free(path);
+	if (present)
+		return 0;
+	if (zd_md5sums_tree(dir, &g->md5sums, &len, err) < 0)
+		return -1;
+	if (len > 0)
+		g->m[g->n++] = (struct zd_tar_member){
+			.name = "./md5sums", .data = g->md5sums, .size = len,
+			.mode = 0644, .mtime = mtime,
+		};
+	return 0;
+}
+
+int
+zd_build_deb(const char *dir, const char *out_path,
+             const struct zd_build_opts *o, struct zd_error *err)
+{
+	struct zd_tar_opts to = { 0 };
+	struct zd_deb_parts parts;
+	struct gen g = { .n = 0 };
+	int rc = -1;
+
+	memset(&parts, 0, sizeof(parts));
+	parts.control_fd = parts.data_fd = -1;
+	parts.mtime = o->timestamp < 0 ? 0 : (uint64_t)o->timestamp;
+	if (member_name(parts.control_name, sizeof(parts.control_name),
+	                "control.tar", &o->control, err) < 0 ||
+	    member_name(parts.data_name, sizeof(parts.data_name), "data.tar",
+	                &o->data, err) < 0)
+		return -1;
+	to.clamp = true;
+	to.clamp_mtime = o->timestamp;
+	to.control_mode = true;
+	to.root_owner_group = true;
+	if ((o->gen_installed_size && gen_installed_size(dir, &g, err) < 0) ||
+	    (o->gen_md5sums && gen_md5sums(dir, o->timestamp, &g, err) < 0))
+		goto out;
+	to.extra = g.m;
+	to.n_extra = g.n;
+	if (make_member(dir, zd_tarbuild_control, &to, &o->control,
+	                "control.tar", o, &parts.control_fd,
+	                &parts.control_size, err) < 0)
+		goto out;
+	to.extra = NULL;
+	to.n_extra = 0;
+	to.control_mode = false;
+	to.root_owner_group = o->root_owner_group;
+	if (make_member(dir, zd_tarbuild_data, &to, &o->data, "data.tar", o,
+	                &parts.data_fd, &parts.data_size, err) < 0)
+		goto out;
+	rc = zd_build_write_deb(out_path, &parts, err);
+out:
+	if (parts.control_fd >= 0)
+		close(parts.control_fd);
+	if (parts.data_fd >= 0)
+		close(parts.data_fd);
+	free(g.control);
+	free(g.md5sums);
+	return rc;
+}

@@ -1,2 +1,72 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* build.h - (stub, to be written) */
+/*
+ * build.h - build a .deb from a tree: checks, control.tar, data.tar,
+ * compression, ar assembly, written to a temporary name and renamed
+ */
+#ifndef ZDEB_BUILD_H
+#define ZDEB_BUILD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/codec.h"
+#include "lib/control.h"
+#include "lib/error.h"
+
+struct zd_build_opts {
+	struct zd_comp_params data;	/* data.tar compressor */
+	struct zd_comp_params control;	/* control.tar compressor */
+	bool root_owner_group;
+	int64_t timestamp;		/* SOURCE_DATE_EPOCH or now */
+	/*
+	 * Native zdeb build only (never dpkg-deb mode), each only when the
+	 * tree lacks it: add DEBIAN/md5sums (lib/md5sums.h) and the
+	 * Installed-Size field (lib/instsize.h) to the control.tar.  The tree
+	 * on disk is not modified.
+	 */
+	bool gen_md5sums;
+	bool gen_installed_size;
+	/* Stage reports ("control.tar", "data.tar", "compress data.tar");
+	 * NULL for none. */
+	void (*progress)(void *ctx, const char *stage, uint64_t bytes);
+	void *progress_ctx;
+};
+
+/*
+ * The output path dpkg-deb would use: dest NULL → "DIR.deb" (trailing
+ * slashes of DIR dropped); dest a directory → "DEST/NAME_VERSION_ARCH.deb"
+ * (epoch dropped, needs ctl); else dest.  Returns a malloc'd string, or
+ * NULL with err set.
+ */
+char *zd_build_dest_path(const char *dir, const char *dest,
+                         const struct zd_control *ctl, struct zd_error *err);
+
+/*
+ * Builds dir into out_path (the caller runs zd_pkgcheck_tree first).  The
+ * .deb is written to a temporary file beside out_path and renamed when
+ * complete: on failure nothing is left at out_path.  Returns 0, or -1 with
+ * err set.
+ */
+int zd_build_deb(const char *dir, const char *out_path,
+                 const struct zd_build_opts *o, struct zd_error *err);
+
+/* The compressed members of a .deb, each in a file read from offset 0. */
+struct zd_deb_parts {
+	uint64_t mtime;			/* ar member mtime */
+	char control_name[17];		/* "control.tar.zst" */
+	int control_fd;
+	uint64_t control_size;
+	char data_name[17];
+	int data_fd;
+	uint64_t data_size;
+};
+
+/*
+ * Writes debian-binary ("2.0"), the control and the data members as an ar
+ * archive to a temporary file beside out_path, then renames it to
+ * out_path.  On failure nothing is left at out_path.
+ */
+int zd_build_write_deb(const char *out_path, const struct zd_deb_parts *parts,
+                       struct zd_error *err);
+
+#endif

@@ -1,2 +1,137 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd-recompress.c - zdeb recompress: re-encode the control and data
+ * members of a .deb, keeping the tar bytes exactly
+ */
 #include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/build.h"
+#include "lib/memberdec.h"
+#include "src/cmd.h"
+#include "src/msg.h"
+
+static const char usage_text[] =
+"Usage: zdeb recompress [OPTIONS] IN.deb OUT.deb\n"
+"\n"
+"Decode the control and data members of IN.deb and encode them again with\n"
+"the given compressor, keeping the tar bytes (and the ar member mtime).\n"
+"Options are those of zdeb build: -Z, -z, -S, -T, --layout,\n"
+"--segment-size, --long, --target; defaults zstd -19 indexed.\n";
+
+static const struct option longopts[] = {
+	{ "compression", required_argument, NULL, 'Z' },
+	{ "compression-level", required_argument, NULL, 'z' },
+	{ "compression-strategy", required_argument, NULL, 'S' },
+	{ "threads", required_argument, NULL, 'T' },
+	{ "layout", required_argument, NULL, ZD_OPT_LAYOUT },
+	{ "segment-size", required_argument, NULL, ZD_OPT_SEGMENT },
+	{ "long", no_argument, NULL, ZD_OPT_LONG },
+	{ "target", required_argument, NULL, ZD_OPT_TARGET },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Decodes m into a temporary file, then encodes it to another one. */
+static int
+recode(const struct zd_deb_member *m, const char *base,
+       const struct zd_comp_params *cp, char *name, size_t name_size,
+       int *out_fd, uint64_t *out_size, struct zd_error *err)
+{
+	struct zd_dec_params p;
+	int tar_fd, cfd = -1;
+	struct zd_sink sink = ZD_SINK_FD(&tar_fd);
+	uint64_t tar_size;
+	int rc = -1;
+
+	tar_fd = zd_tmpfile(err);
+	if (tar_fd < 0)
+		return -1;
+	zd_cli_dec_params(&p, cp->threads);
+	if (zd_member_decode(m, &p, &sink, err) < 0 ||
+	    zd_fd_size(tar_fd, &tar_size, err) < 0)
+		goto out;
+	cfd = zd_tmpfile(err);
+	if (cfd < 0)
+		goto out;
+	if (zd_compress(cp, tar_fd, tar_size, cfd, err) < 0 ||
+	    zd_fd_size(cfd, out_size, err) < 0)
+		goto out;
+	snprintf(name, name_size, "%s%s", base, zd_codec_get(cp->type)->ext);
+	*out_fd = cfd;
+	cfd = -1;
+	rc = 0;
+out:
+	if (cfd >= 0)
+		close(cfd);
+	close(tar_fd);
+	return rc;
+}
+
+int
+cmd_recompress(int argc, char **argv)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_cli_comp raw = { .default_zstd_level = 19 };
+	struct zd_comp_params cp;
+	struct zd_deb_parts parts;
+	struct zd_deb deb = { .fd = -1 };
+	int opt, rc = ZD_EXIT_ERROR;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+Z:z:S:T:vh", longopts,
+	                          NULL)) != -1) {
+		switch (opt) {
+		case 'Z': raw.type = optarg; break;
+		case 'z': raw.level = optarg; break;
+		case 'S': raw.strategy = optarg; break;
+		case 'T': raw.threads = optarg; break;
+		case ZD_OPT_LAYOUT: raw.layout = optarg; break;
+		case ZD_OPT_SEGMENT: raw.segment = optarg; break;
+		case ZD_OPT_LONG: raw.zstd_long = true; break;
+		case ZD_OPT_TARGET: raw.target = optarg; break;
+		case 'v': zd_verbose++; break;
+		case 'h': fputs(usage_text, stdout); return ZD_EXIT_OK;
+		default:
+			return zd_msg_usage("recompress", "unknown option "
+			                    "'%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 2)
+		return zd_msg_usage("recompress", "expected IN.deb OUT.deb");
+	if (zd_cli_comp_resolve("recompress", &raw, &cp) < 0)
+		return ZD_EXIT_ERROR;
+	if (cp.layout == ZD_LAYOUT_FRAMES || cp.layout == ZD_LAYOUT_PZSTD)
+		zd_msg_warn("the %s zstd layout has several frames: stock dpkg "
+		            "cannot install the result; 'zdeb integrate' makes "
+		            "it installable", zd_cli_layout_name(cp.layout));
+	if (zd_cli_open_deb(argv[optind], &deb) < 0)
+		return ZD_EXIT_ERROR;
+	memset(&parts, 0, sizeof(parts));
+	parts.control_fd = parts.data_fd = -1;
+	parts.mtime = deb.members[0].mtime;
+	if (recode(&deb.control, "control.tar", &cp, parts.control_name,
+	           sizeof(parts.control_name), &parts.control_fd,
+	           &parts.control_size, &err) < 0 ||
+	    recode(&deb.data, "data.tar", &cp, parts.data_name,
+	           sizeof(parts.data_name), &parts.data_fd, &parts.data_size,
+	           &err) < 0 ||
+	    zd_build_write_deb(argv[optind + 1], &parts, &err) < 0) {
+		zd_err_prefix(&err, "'%s'", argv[optind]);
+		zd_msg_fail(&err);
+	} else {
+		rc = ZD_EXIT_OK;
+	}
+	if (parts.control_fd >= 0)
+		close(parts.control_fd);
+	if (parts.data_fd >= 0)
+		close(parts.data_fd);
+	zd_deb_close(&deb);
+	return rc;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cmd.h - the zdeb commands and the option helpers they share */
+#ifndef ZDEB_CMD_H
+#define ZDEB_CMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/codec.h"
+#include "lib/deb.h"
+
+int cmd_build(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+int cmd_control(int argc, char **argv);
+int cmd_cat_data(int argc, char **argv);
+int cmd_cat_control(int argc, char **argv);
+int cmd_contents(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_recompress(int argc, char **argv);
+int cmd_integrate(int argc, char **argv);
+/* The dpkg-deb compatible front end (argv[0] is the program name). */
+int cmd_dpkg_deb(int argc, char **argv);
+
+/* Number of online CPUs (>= 1). */
+unsigned zd_cli_ncpus(void);
+/* Parses -T: 0 means all cores.  Prints the error; returns -1 on error. */
+int zd_cli_parse_threads(const char *cmd, const char *s, unsigned *threads);
+/* Decoder parameters for the CLI: threads, warnings printed. */
+void zd_cli_dec_params(struct zd_dec_params *p, unsigned threads);
+/* Opens a .deb, printing the error; returns -1 on error. */
+int zd_cli_open_deb(const char *path, struct zd_deb *deb);
+/*
+ * Handles "--help" for a command: when argv has it, prints usage to stdout
+ * and returns true.
+ */
+bool zd_cli_want_help(int argc, char **argv, const char *usage);
+
+/* Raw compression options as given on the command line (NULL: unset). */
+struct zd_cli_comp {
+	const char *type;	/* -Z */
+	const char *level;	/* -z */
+	const char *strategy;	/* -S */
+	const char *threads;	/* -T */
+	const char *layout;	/* --layout */
+	const char *segment;	/* --segment-size */
+	bool zstd_long;		/* --long */
+	const char *target;	/* --target (see zd_cli_comp_resolve) */
+	int default_zstd_level;	/* 19 native, 3 in dpkg-deb mode */
+};
+
+/* getopt_long values of the shared long options. */
+enum {
+	ZD_OPT_LAYOUT = 0x100,
+	ZD_OPT_SEGMENT,
+	ZD_OPT_LONG,
+	ZD_OPT_ROOT_OWNER_GROUP,
+	ZD_OPT_NOCHECK,
+	ZD_OPT_JSON,
+	ZD_OPT_TARGET,
+	ZD_OPT_NO_MD5SUMS,
+	ZD_OPT_NO_INSTALLED_SIZE,
+	ZD_OPT_MAX_WINDOW,
+	ZD_OPT_MAX_SIZE,
+	ZD_OPT_ALLOW_DEVICES,
+};
+
+/*
+ * Resolves raw options with the DPKG_DEB_COMPRESSOR_TYPE,
+ * DPKG_DEB_COMPRESSOR_LEVEL and DPKG_DEB_THREADS_MAX environment (the
+ * command line wins) into p.  raw->target (debian-11, debian-12,
+ * debian-13, ubuntu-22.04, ubuntu-24.04, any) picks a compressor every
+ * stock dpkg of that release reads when -Z is not given (it beats the
+ * environment), and makes an explicit -Z it excludes a warning.  Prints
+ * the error; returns -1 on error.
+ */
+int zd_cli_comp_resolve(const char *cmd, const struct zd_cli_comp *raw,
+                        struct zd_comp_params *p);
+/* Parsed options of the reading commands. */
+struct zd_cli_read {
+	unsigned threads;	/* -T, default all cores */
+	bool json;		/* --json (info) */
+	uint64_t max_window;	/* --max-window; 0: the default, 128 MiB */
+	uint64_t max_size;	/* --max-size, if max_size_set; 0: no cap */
+	bool max_size_set;
+	bool allow_devices;	/* --allow-devices (extract) */
+	char **args;		/* positional arguments */
+	int nargs;
+};
+
+/*
+ * Parses "-T N", "--json" (when allow_json), "--max-window SIZE",
+ * "--max-size SIZE", "--allow-devices", "--help" and between min_args
+ * and max_args positional arguments.  Returns 0, 1 when --help was printed,
+ * or -1 after printing a usage error.
+ */
+int zd_cli_read_args(const char *cmd, const char *usage, int argc,
+                     char **argv, bool allow_json, int min_args,
+                     int max_args, struct zd_cli_read *r);
+
+/*
+ * The decoded size cap when --max-size is not given, for a member of
+ * csize compressed bytes: 1 GiB + 1024 x csize (saturating).  Real
+ * packages stay far below (xz and zstd reach 1:1000 only on runs of one
+ * byte); a decompression bomb is stopped after at most that many bytes.
+ */
+uint64_t zd_cli_default_max_size(uint64_t csize);
+/*
+ * Sets the decoder caps of p for member m: --max-window and --max-size
+ * from r (NULL: none given, as in dpkg-deb mode), else the defaults.
+ */
+void zd_cli_dec_limits(struct zd_dec_params *p, const struct zd_cli_read *r,
+                       const struct zd_deb_member *m);
+
+/* Name of a layout ("indexed"). */
+const char *zd_cli_layout_name(enum zd_zstd_layout l);
+
+#endif

@@ -1,2 +1,91 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* msg.c - diagnostics: "zdeb: error: ..." on stderr */
 #include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "src/msg.h"
+
+const char *zd_progname = "zdeb";
+int zd_verbose;
+
+static void
+vmsg(const char *kind, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	if (kind != NULL)
+		fprintf(stderr, "%s: %s: ", zd_progname, kind);
+	else
+		fprintf(stderr, "%s: ", zd_progname);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+zd_msg_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("error", fmt, ap);
+	va_end(ap);
+}
+
+void
+zd_msg_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning", fmt, ap);
+	va_end(ap);
+}
+
+void
+zd_msg_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(NULL, fmt, ap);
+	va_end(ap);
+}
+
+int
+zd_msg_fail(const struct zd_error *err)
+{
+	zd_msg_error("%s", err->msg);
+	return ZD_EXIT_ERROR;
+}
+
+int
+zd_msg_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("error", fmt, ap);
+	va_end(ap);
+	if (cmd != NULL)
+		fprintf(stderr, "Try '%s %s --help' for more information.\n",
+		        zd_progname, cmd);
+	else
+		fprintf(stderr, "Try '%s --help' for more information.\n",
+		        zd_progname);
+	return ZD_EXIT_ERROR;
+}
+
+void
+zd_msg_warn_cb(void *ctx, const char *msg)
+{
+	(void)ctx;
+	zd_msg_warn("%s", msg);
+}
+
+int
+zd_msg_stderr_is_tty(void)
+{
+	return isatty(2);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* msg.h - all of the CLI's diagnostics and exit codes */
+#ifndef ZDEB_MSG_H
+#define ZDEB_MSG_H
+
+#include "lib/error.h"
+
+enum {
+	ZD_EXIT_OK = 0,
+	ZD_EXIT_MISMATCH = 1,	/* verify found a difference */
+	ZD_EXIT_ERROR = 2,
+};
+
+/* Program name used as message prefix ("zdeb" or "dpkg-deb"). */
+extern const char *zd_progname;
+/* Verbosity from -v. */
+extern int zd_verbose;
+
+void zd_msg_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void zd_msg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void zd_msg_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints err's message as an error; returns ZD_EXIT_ERROR. */
+int zd_msg_fail(const struct zd_error *err);
+/* Prints a usage error and the --help pointer; returns ZD_EXIT_ERROR. */
+int zd_msg_usage(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* zd_warn_fn printing "PROG: warning: MSG". */
+void zd_msg_warn_cb(void *ctx, const char *msg);
+/* True when fd 2 is a terminal (progress output). */
+int zd_msg_stderr_is_tty(void);
+
+#endif

@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/build-extract.sh [--runs N] [--zdeb PATH] [TREE]
+#
+# Builds TREE (a directory; default: a copy of /usr/share/doc and perl
+# files, see tools/demo-input.sh) into a .deb with every compressor, with
+# zdeb and with stock dpkg-deb at the same level, extracts each, and prints
+# sizes, median times and zdeb/dpkg-deb ratios.  Also checks that stock
+# dpkg-deb reads every .deb zdeb wrote, byte-exactly.  Not a test: times
+# are for reading, not asserting.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+runs=3
+zdeb=${ZDEB:-$top/_build/src/zdeb}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runs) runs=$2; shift 2;;
+	--zdeb) zdeb=$2; shift 2;;
+	-h|--help) sed -n '3,11p' "$0"; exit 0;;
+	*) break;;
+	esac
+done
+[ -x "$zdeb" ] || { echo "zdeb not built: $zdeb (run tools/test or tools/demo)" >&2; exit 2; }
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
+W=$(mktemp -d "${TMPDIR:-/var/tmp}/zdeb-bench.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+
+if [ $# -gt 0 ]; then
+	tree=$1
+else
+	tree=$W/pkg
+	"$top/tools/demo-input.sh" "$tree" >&2
+fi
+[ -f "$tree/DEBIAN/control" ] || {
+	echo "$tree has no DEBIAN/control" >&2; exit 2; }
+
+now() { date +%s.%N; }
+# median of the arguments
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# timeit VAR CMD... - runs CMD $runs times, VAR = median seconds
+timeit() {
+	var=$1; shift
+	ts=""
+	i=0
+	while [ $i -lt "$runs" ]; do
+		t0=$(now); "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }; t1=$(now)
+		ts="$ts $(awk "BEGIN {print $t1 - $t0}")"
+		i=$((i + 1))
+	done
+	eval "$var=\$(median $ts)"
+}
+extract_dpkg() { rm -rf "$W/x"; dpkg-deb -x "$1" "$W/x"; }
+extract_zdeb() { rm -rf "$W/x"; "$zdeb" extract "$1" "$W/x"; }
+
+bytes=$(du -sb --exclude=DEBIAN "$tree" | cut -f1)
+echo "tree: $tree, $(awk "BEGIN {printf \"%.1f\", $bytes / 1e6}") MB, $(find "$tree" -type f | wc -l) files; $(nproc) cores; median of $runs runs"
+echo "zdeb $("$zdeb" --version | head -1 | cut -d' ' -f2); $(dpkg-deb --version | head -1 | sed 's/.*version //; s/ .*//') dpkg-deb"
+printf '%-13s %12s %12s %7s | %8s %8s %6s | %8s %8s %6s | %s\n' \
+	variant "zdeb bytes" "dpkg bytes" "size" "build z" "build d" "ratio" \
+	"extr z" "extr d" "ratio" "stock reads zdeb's"
+for v in "zstd 19" "zstd 3" "xz 6" "gzip 9" "none 0"; do
+	set -- $v
+	comp=$1; lvl=$2
+	timeit bz "$zdeb" build -Z$comp -z$lvl "$tree" "$W/z.deb"
+	timeit bd dpkg-deb -Z$comp -z$lvl -b "$tree" "$W/d.deb"
+	timeit ez extract_zdeb "$W/z.deb"
+	timeit ed extract_dpkg "$W/d.deb"
+	# stock dpkg-deb must read zdeb's .deb and get dpkg-deb's own tar
+	dpkg-deb --fsys-tarfile "$W/d.deb" >"$W/dtar"
+	if dpkg-deb --fsys-tarfile "$W/z.deb" | cmp -s - "$W/dtar"; then
+		reads=yes
+	else
+		reads=NO
+	fi
+	rm -f "$W/dtar"
+	zs=$(stat -c %s "$W/z.deb"); ds=$(stat -c %s "$W/d.deb")
+	printf '%-13s %12d %12d %+6.2f%% | %7.2fs %7.2fs %5.2fx | %7.2fs %7.2fs %5.2fx | %s\n' \
+		"$comp -$lvl" "$zs" "$ds" "$(awk "BEGIN {print ($zs - $ds) * 100 / $ds}")" \
+		"$bz" "$bd" "$(awk "BEGIN {print $bd / $bz}")" \
+		"$ez" "$ed" "$(awk "BEGIN {print $ed / $ez}")" "$reads"
+	[ "$reads" = yes ] || exit 1
+done
+echo "ratio = dpkg-deb time / zdeb time (> 1: zdeb faster); size = zdeb vs dpkg-deb"

@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# lib.sh - shared by the integration tests (sourced).
+# Provides: $ZDEB, a scratch dir $T (removed on exit), make_tree, manifest,
+# fail/skip/pass helpers.  Exit 77 = skip.
+set -eu
+
+: "${ZDEB:?ZDEB must point to the zdeb binary}"
+export LC_ALL=C
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
+T=$(mktemp -d "${TMPDIR:-/tmp}/zdeb-integ.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+ntests=0
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+ok() { ntests=$((ntests + 1)); echo "ok $ntests - $*"; }
+need() {
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "$c not installed"
+	done
+}
+
+# Runs a command expecting exit status $1; stderr saved in $T/stderr.
+expect_status() {
+	want=$1; shift
+	set +e
+	"$@" >"$T/stdout" 2>"$T/stderr"
+	got=$?
+	set -e
+	[ "$got" -eq "$want" ] ||
+		fail "'$*' exited $got, expected $want; stderr: $(cat "$T/stderr")"
+}
+
+# Asserts stderr of the last expect_status contains a string.
+expect_stderr() {
+	grep -qF -- "$1" "$T/stderr" ||
+		fail "stderr lacks '$1': $(cat "$T/stderr")"
+}
+
+# make_tree DIR [NAME] - a package tree with every kind of entry the
+# tests need: regular files (empty, large, setuid), nested and empty dirs,
+# symlinks (one sorting before its target, one dangling), hardlinks, a
+# path longer than 100 bytes, a conffile, maintainer scripts.
+make_tree() {
+	d=$1; name=${2:-zdeb-test}
+	mkdir -p "$d/DEBIAN" "$d/etc/zdeb-test" "$d/usr/bin" \
+	         "$d/usr/share/doc/$name" "$d/usr/share/empty" "$d/var/lib/x"
+	cat >"$d/DEBIAN/control" <<CTL
+Package: $name
+Version: 1:1.2-3
+Architecture: all
+Maintainer: zdeb tests <tests@example.org>
+Installed-Size: 100
+Description: zdeb integration test package
+ A package made by tests/integ/lib.sh, with symlinks, hardlinks,
+ long names and a conffile.
+CTL
+	echo /etc/zdeb-test/conf >"$d/DEBIAN/conffiles"
+	printf '#!/bin/sh\nexit 0\n' >"$d/DEBIAN/postinst"
+	chmod 0755 "$d/DEBIAN/postinst"
+	echo "key = value" >"$d/etc/zdeb-test/conf"
+	printf '#!/bin/sh\necho hello\n' >"$d/usr/bin/hello"
+	chmod 0755 "$d/usr/bin/hello"
+	cp "$d/usr/bin/hello" "$d/usr/bin/setuid-tool"
+	chmod 4755 "$d/usr/bin/setuid-tool"
+	: >"$d/usr/share/doc/$name/empty"
+	seq 1 20000 >"$d/usr/share/doc/$name/numbers.txt"
+	head -c 300000 /dev/urandom >"$d/usr/share/doc/$name/random.bin"
+	ln "$d/usr/share/doc/$name/numbers.txt" "$d/usr/share/doc/$name/hardlink.txt"
+	ln -s hello "$d/usr/bin/a-link-to-hello"
+	ln -s /nonexistent/target "$d/usr/bin/dangling"
+	long="$d/usr/share/doc/$name/a-directory-with-a-rather-long-name-to-push-the-path/over-one-hundred-bytes-for-gnu-longlink"
+	mkdir -p "$long"
+	echo long >"$long/file-with-a-long-name.txt"
+	ln -s "file-with-a-long-name.txt" "$long/symlink-with-long-target-name-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	touch -d @1500000000 "$d/usr/share/doc/$name/numbers.txt"
+}
+
+# manifest DIR - one line per entry: path type mode size sha256 linktarget
+# (mtimes left out: dpkg and tar set them; hardlinks show as files).
+manifest() {
+	(cd "$1" && find . -mindepth 1 ! -path './DEBIAN*' | sort | while IFS= read -r p; do
+		if [ -L "$p" ]; then
+			printf '%s l %s\n' "$p" "$(readlink "$p")"
+		elif [ -d "$p" ]; then
+			printf '%s d %s\n' "$p" "$(stat -c %a "$p")"
+		else
+			printf '%s f %s %s %s\n' "$p" "$(stat -c %a "$p")" \
+			       "$(stat -c %s "$p")" "$(sha256sum <"$p" | cut -c1-64)"
+		fi
+	done)
+}
+
+# init_dpkg_root DIR - an empty dpkg database for --root installs.
+init_dpkg_root() {
+	mkdir -p "$1/var/lib/dpkg/updates" "$1/var/lib/dpkg/info" \
+	         "$1/var/lib/dpkg/triggers"
+	: >"$1/var/lib/dpkg/status"
+	: >"$1/var/lib/dpkg/available"
+}
+
+# dpkg_install ROOT DEB - install with the system dpkg into ROOT.
+dpkg_install() {
+	dpkg --root="$1" --admindir="$1/var/lib/dpkg" --force-not-root \
+	     --force-script-chrootless --force-unsafe-io \
+	     --log=/dev/null -i "$2"
+}

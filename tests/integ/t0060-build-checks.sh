@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dpkg-deb's build checks, one clear message each, nothing left at OUT;
+# output path rules.
+. "$(dirname "$0")/lib.sh"
+
+bad() {  # bad NAME EXPECTED-MESSAGE SETUP...
+	what=$1; msg=$2; shift 2
+	rm -rf "$T/b"; make_tree "$T/b"
+	( cd "$T/b" && eval "$@" )
+	expect_status 2 "$ZDEB" build "$T/b" "$T/out.deb"
+	expect_stderr "$msg"
+	[ "$(wc -l <"$T/stderr")" -eq 1 ] || fail "$what: more than one line: $(cat "$T/stderr")"
+	[ ! -e "$T/out.deb" ] || fail "$what: output left behind"
+	ls "$T" | grep -q zdeb- && fail "$what: temporary file left behind"
+	ok "$what"
+}
+
+bad "missing control" "DEBIAN/control" "rm DEBIAN/control"
+bad "missing Package" "Package" "sed -i /^Package/d DEBIAN/control"
+bad "missing Maintainer" "Maintainer" "sed -i /^Maintainer/d DEBIAN/control"
+bad "missing Description" "Description" "sed -i '/^Description/,\$d' DEBIAN/control"
+bad "bad package name" "package name has characters" "sed -i 's/^Package: .*/Package: Zdeb_Test/' DEBIAN/control"
+bad "bad version" "version" "sed -i 's/^Version: .*/Version: 1.0-a b/' DEBIAN/control"
+bad "unparsable control" "DEBIAN/control" "printf 'garbage line\n' >>DEBIAN/control"
+bad "script mode 0644" "postinst" "chmod 0644 DEBIAN/postinst"
+bad "script mode 0777" "postinst" "chmod 0777 DEBIAN/postinst"
+bad "relative conffile" "etc/zdeb-test/conf" "echo etc/zdeb-test/conf >DEBIAN/conffiles"
+bad "missing conffile" "/etc/missing" "echo /etc/missing >>DEBIAN/conffiles"
+bad "duplicate conffile" "/etc/zdeb-test/conf" "echo /etc/zdeb-test/conf >>DEBIAN/conffiles"
+bad "bad conffile flag" "bogus-flag" "echo 'bogus-flag /etc/zdeb-test/conf' >DEBIAN/conffiles"
+
+rm -rf "$T/b"; make_tree "$T/b"
+echo 'remove-on-upgrade /etc/zdeb-test/gone' >>"$T/b/DEBIAN/conffiles"
+expect_status 0 "$ZDEB" build "$T/b" "$T/roo.deb"
+ok "remove-on-upgrade conffiles need not exist"
+
+expect_status 0 "$ZDEB" build --no-check "$T/b" "$T/nocheck.deb"
+expect_stderr "not checking"
+ok "--no-check skips the checks with a warning"
+
+# Output path defaults as dpkg-deb
+make_tree "$T/p2"
+expect_status 0 "$ZDEB" build "$T/p2/"
+[ -f "$T/p2.deb" ] || fail "default output DIR.deb"
+mkdir "$T/outdir"
+expect_status 0 "$ZDEB" build "$T/p2" "$T/outdir"
+[ -f "$T/outdir/zdeb-test_1.2-3_all.deb" ] || fail "directory output: $(ls "$T/outdir")"
+expect_status 2 "$ZDEB" build --no-check "$T/p2" "$T/outdir"
+expect_stderr "target is directory"
+ok "output path: DIR.deb, directory gives NAME_VERSION_ARCH.deb (epoch dropped)"
+
+# An unwritable target: nothing half-written left
+expect_status 2 "$ZDEB" build "$T/p2" "$T/no/such/dir/out.deb"
+expect_stderr "no/such/dir"
+ok "unwritable output named"

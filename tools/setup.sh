@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tools/setup.sh - shared by tools/demo and tools/test: install missing
+# build and test dependencies (from debian/control), then autoreconf,
+# configure and make in _build/.  Prints progress on stderr.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+need_deps() {
+	command -v dpkg-checkbuilddeps >/dev/null 2>&1 || return 0
+	! dpkg-checkbuilddeps debian/control >/dev/null 2>&1
+}
+
+if need_deps; then
+	say "installing build dependencies from debian/control"
+	if [ "$(id -u)" -ne 0 ]; then
+		say "not root: cannot install dependencies; run as root"
+		exit 2
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >&2
+	command -v dpkg-checkbuilddeps >/dev/null 2>&1 ||
+		apt-get install -y -q --no-install-recommends dpkg-dev >&2
+	apt-get build-dep -y -q ./ >&2
+fi
+
+if [ ! -x configure ] || [ configure.ac -nt configure ] ||
+   [ Makefile.am -nt Makefile.in ]; then
+	say "autoreconf"
+	autoreconf -fi >&2
+fi
+mkdir -p _build
+cd _build
+if [ ! -f Makefile ] || [ ../configure -nt config.status ]; then
+	say "configure"
+	../configure -q --enable-werror >&2
+fi
+say "make"
+make -s -j"$(nproc)" >&2
