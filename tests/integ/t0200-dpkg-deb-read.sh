@@ -1,0 +1,117 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dpkg-deb mode reads .debs as the system dpkg-deb does: -I, -f, -W, -c,
+# -x, -X, -R, -e, --ctrl-tarfile, --fsys-tarfile, from a file and from
+# stdin, for packages built by stock dpkg-deb (every compressor) and by
+# zdeb (indexed zstd); stdout, stderr, status and extracted trees match.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dpkg-deb-lib.sh"
+
+make_tree "$T/pkg"
+# A second control file exercising dpkg's field normalization.
+make_tree "$T/pkg2" zdeb-fields
+cat >"$T/pkg2/DEBIAN/control" <<'CTL'
+Package: zdeb-fields
+Source: zdeb-src (2:0.9-1)
+Version: 0:2.5-1
+Architecture: amd64
+Multi-Arch: SAME
+Essential: Yes
+Priority: OPTIONAL
+Section: utils
+Maintainer: zdeb tests <tests@example.org>
+Installed-Size: 12
+Depends: libc6 (>=2.36),  Foo-Bar | baz:any (<<  1:3)
+Pre-Depends: dpkg (>= 1.15.6~)
+Recommends: x
+Provides: virt (= 1.0)
+Conflicts: old (<< 2)
+X-Custom: some value
+Description: short summary
+ long text.
+ .
+ more.
+CTL
+printf '#!/usr/bin/perl -w\nprint 1;\n' >"$T/pkg2/DEBIAN/preinst"
+chmod 755 "$T/pkg2/DEBIAN/preinst"
+printf 'activate-noawait foo' >"$T/pkg2/DEBIAN/triggers"
+rm "$T/pkg2/DEBIAN/postinst"
+
+debs=
+for comp in xz gzip zstd none; do
+	dpkg-deb -Z$comp -b "$T/pkg" "$T/stock-$comp.deb" >/dev/null
+	debs="$debs $T/stock-$comp.deb"
+done
+dpkg-deb -Zgzip -b "$T/pkg2" "$T/stock-fields.deb" >/dev/null
+debs="$debs $T/stock-fields.deb"
+"$ZDEB" dpkg-deb -Zzstd -b "$T/pkg" "$T/zdeb-zstd.deb" >/dev/null
+"$ZDEB" dpkg-deb -Zzstd -b "$T/pkg2" "$T/zdeb-fields.deb" >/dev/null
+debs="$debs $T/zdeb-zstd.deb $T/zdeb-fields.deb"
+"$ZDEB" build "$T/pkg" "$T/zdeb-native.deb" >/dev/null
+debs="$debs $T/zdeb-native.deb"
+
+for deb in $debs; do
+	n=$(basename "$deb")
+	ddcmp /dev/null -I "$deb"
+	ddcmp /dev/null --info "$deb" control
+	ddcmp /dev/null -I "$deb" control conffiles
+	ddcmp /dev/null -I "$deb" control nope postinst nope2
+	ddcmp /dev/null -I "$deb" nope
+	ddcmp /dev/null -f "$deb"
+	ddcmp /dev/null -f "$deb" Package
+	ddcmp /dev/null -f "$deb" version
+	ddcmp /dev/null -f "$deb" Depends
+	ddcmp /dev/null -f "$deb" Essential
+	ddcmp /dev/null -f "$deb" No-Such-Field
+	ddcmp /dev/null -f "$deb" Package Version Depends Pre-Depends \
+		Provides Conflicts Essential Multi-Arch Priority Source \
+		X-Custom No-Such description Status Conffiles Filename
+	ddcmp /dev/null --field "$deb" x-custom binary:Package
+	ddcmp /dev/null -W "$deb"
+	ddcmp /dev/null --show "$deb"
+	ok "$n: -I, -f, -W"
+	for fmt in '${Package;-20}|${Version;12}|${Architecture}\n' \
+	           '${binary:Package} ${binary:Summary}\t${Nope;8}|${Essential}\n' \
+	           '${source:Package} ${source:Version} ${source:Upstream-Version}\n' \
+	           '${Depends}\n${Multi-Arch};${Priority};${Protected}\\\n' \
+	           '${db:Status-Abbrev}|${Status;5}|${Installed-Size;-3}|${Description;7}' \
+	           'no fields at all\r\n' '${Package;0x8}.${Version;-010}.'; do
+		ddcmp /dev/null -W --showformat="$fmt" "$deb"
+		ddcmp /dev/null --showformat "$fmt" -W "$deb"
+	done
+	ok "$n: -W --showformat (widths, escapes, virtual and unknown fields)"
+	ddcmp /dev/null -c "$deb"
+	ddcmp /dev/null --contents "$deb"
+	ddcmp /dev/null --ctrl-tarfile "$deb"
+	ddcmp /dev/null --fsys-tarfile "$deb"
+	ok "$n: -c, --ctrl-tarfile, --fsys-tarfile"
+	ddcmp /dev/null -x "$deb" out
+	ddcmp /dev/null -X "$deb" out
+	ddcmp /dev/null -v --extract "$deb" out
+	ddcmp /dev/null -R "$deb" out
+	ddcmp /dev/null -e "$deb"
+	ddcmp /dev/null --control "$deb" ctl
+	ok "$n: -x, -X, -R, -e"
+	ddcmp "$deb" -I -
+	ddcmp "$deb" -f - Package Depends
+	ddcmp "$deb" -W -
+	ddcmp "$deb" -c -
+	ddcmp "$deb" --fsys-tarfile -
+	ddcmp "$deb" -x - out
+	ddcmp "$deb" -e - ctl
+	ok "$n: '-' reads the .deb from stdin"
+done
+
+# A pipe (not a regular file) on stdin: -I reports size 0, as dpkg-deb.
+deb=$T/stock-xz.deb
+for w in stock zdeb; do
+	case $w in
+	stock) cat "$deb" | dpkg-deb -I - >"$T/pipe-$w" 2>&1 ;;
+	zdeb) cat "$deb" | "$ZDEB" dpkg-deb -I - >"$T/pipe-$w" 2>&1 ;;
+	esac
+done
+cmp "$T/pipe-stock" "$T/pipe-zdeb" || fail "-I from a pipe differs"
+cat "$deb" | "$ZDEB" dpkg-deb --fsys-tarfile - >"$T/z.tar"
+dpkg-deb --fsys-tarfile "$deb" >"$T/d.tar"
+cmp "$T/z.tar" "$T/d.tar" || fail "--fsys-tarfile from a pipe differs"
+ok "'-' from a pipe"
