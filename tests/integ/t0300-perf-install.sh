@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t0300-perf-install.sh - zdeb-perf install on a tiny package: JSON and CSV
+# schema, breakdowns that sum to elapsed, stock dpkg failures reported as
+# failed (not timed), and a plot.
+. "${ZDEB_SRCDIR:-$(dirname "$0")/../..}/tests/integ/lib.sh"
+
+need dpkg dpkg-deb python3 tar eatmydata
+PERF=${ZDEB_PERF:-${ZDEB_BUILDDIR:-$(dirname "$ZDEB")/..}/src/perf/zdeb-perf}
+[ -x "$PERF" ] || skip "zdeb-perf not built ($PERF)"
+
+make_tree "$T/tree" perf-test
+# A 64 KiB segment makes the tiny frames variant several frames long.
+expect_status 0 "$PERF" install --runs 1 --segment-size 64K \
+	--variants zstd-indexed,zstd-pzstd,zstd-frames,none \
+	--modes unsafe-io,eatmydata --json "$T/r.json" --csv "$T/r.csv" \
+	--workdir "$T/work" "$T/tree"
+grep -q '^variant ' "$T/stdout" || fail "no table header: $(cat "$T/stdout")"
+ok "install runs and prints a table"
+
+python3 - "$T/r.json" "$T/r.csv" <<'PY' || fail "schema check failed"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+assert set(d) == {"machine", "runs"}, d.keys()
+m = d["machine"]
+for k in ("cores", "kernel", "filesystem", "mount_options", "disk", "dpkg",
+          "zdeb", "libzstd", "liblzma", "cache_modes", "backends"):
+    assert k in m, "machine lacks " + k
+keys = ["input", "variant", "backend", "mode", "cache", "run", "status",
+        "error", "elapsed_s", "user_s", "sys_s", "cpu_pct", "max_rss_kb",
+        "minflt", "majflt", "inblock", "oublock", "breakdown"]
+bkeys = ["decode_s", "tar_s", "md5_s", "write_s", "fsync_s", "rename_s",
+         "db_s", "other_s"]
+runs = d["runs"]
+assert runs, "no runs"
+num = (int, float)
+for r in runs:
+    assert list(r) == keys, list(r)
+    assert r["backend"] in ("stock", "zdeb") and r["status"] in ("ok", "failed")
+    assert isinstance(r["error"], str) and isinstance(r["run"], int)
+    if r["status"] == "failed":
+        assert r["error"], r
+        assert r["breakdown"] is None, "failed run has a breakdown"
+        continue
+    for k in keys[8:17]:
+        assert isinstance(r[k], num) and r[k] >= 0, (k, r[k])
+    b = r["breakdown"]
+    assert list(b) == bkeys, list(b)
+    for k in bkeys:
+        assert isinstance(b[k], num) and b[k] >= 0, (k, b[k])
+    s = sum(b.values())
+    assert abs(s - r["elapsed_s"]) <= 0.05 * r["elapsed_s"] + 1e-6, \
+        (r["variant"], r["mode"], s, r["elapsed_s"])
+stock = {(r["variant"], r["mode"]): r for r in runs if r["backend"] == "stock"}
+for v in ("zstd-pzstd", "zstd-frames"):
+    for mode in ("unsafe-io", "eatmydata"):
+        r = stock[(v, mode)]
+        assert r["status"] == "failed", (v, mode, r)
+        assert "tar bytes" in r["error"], r["error"]
+for v in ("zstd-indexed", "none"):
+    assert stock[(v, "unsafe-io")]["status"] == "ok", stock[(v, "unsafe-io")]
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert len(rows) == len(runs), (len(rows), len(runs))
+assert list(rows[0]) == keys[:-1] + bkeys, list(rows[0])
+PY
+ok "JSON and CSV schema, breakdown sums, stock multi-frame reported failed"
+
+if command -v gnuplot >/dev/null 2>&1; then
+	expect_status 0 "$PERF" install --runs 1 --variants none \
+		--backends stock --modes unsafe-io --workdir "$T/work" \
+		--plot "$T/p.svg" "$T/tree"
+	[ -s "$T/p.svg" ] || fail "--plot wrote nothing"
+	ok "--plot writes an SVG"
+fi
+
+expect_status 2 "$PERF" install --variants nope "$T/tree"
+expect_stderr "unknown variant 'nope'"
+ok "unknown variant is an error"
