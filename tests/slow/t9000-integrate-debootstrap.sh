@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# zdeb integrate in a real Debian system: in a debootstrap --variant=minbase
+# chroot, apt installs a pzstd-layout .deb only after 'zdeb integrate
+# install' (stock dpkg-deb cannot decode it), a reinstall of dpkg keeps
+# zdeb in place (the new dpkg-deb goes to the diverted name), and 'zdeb
+# integrate remove' leaves 'dpkg --verify dpkg' clean.
+#
+# Run by "make check-slow", not "make check": it needs root, debootstrap
+# and a reachable Debian mirror (ZDEB_MIRROR, default
+# http://deb.debian.org/debian; ZDEB_SUITE, default the host's codename),
+# downloads about 40 MB and takes 1-3 minutes.  It skips (exit 77) with
+# the reason when any of that is missing.
+. "$(dirname "$0")/../integ/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (debootstrap, chroot)"
+need debootstrap chroot dpkg-divert
+MIRROR=${ZDEB_MIRROR:-http://deb.debian.org/debian}
+SUITE=${ZDEB_SUITE:-$(. /etc/os-release 2>/dev/null &&
+                      echo "${VERSION_CODENAME:-}")}
+[ -n "$SUITE" ] || skip "cannot tell the host's codename; set ZDEB_SUITE"
+
+# The network: the suite's Release file must be reachable.
+url=$MIRROR/dists/$SUITE/Release
+if command -v curl >/dev/null 2>&1; then
+	curl -fsS --max-time 20 -o /dev/null "$url" 2>"$T/net" ||
+		skip "network: cannot fetch $url: $(cat "$T/net")"
+elif command -v wget >/dev/null 2>&1; then
+	wget -q -T 20 -O /dev/null "$url" ||
+		skip "network: cannot fetch $url"
+elif command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import sys, urllib.request
+urllib.request.urlopen(sys.argv[1], timeout=20).read(1)' "$url" 2>"$T/net" ||
+		skip "network: cannot fetch $url: $(tail -1 "$T/net")"
+else
+	skip "no curl, wget or python3 to probe $url"
+fi
+
+R=$T/chroot
+# Never let the cleanup run into a mounted /proc.
+trap 'umount "$R/proc" 2>/dev/null; rm -rf --one-file-system "$T"' EXIT
+
+echo "# debootstrap --variant=minbase $SUITE from $MIRROR" >&2
+debootstrap --variant=minbase --include=libarchive13,libxxhash0 \
+	"$SUITE" "$R" "$MIRROR" >"$T/debootstrap.log" 2>&1 ||
+	skip "debootstrap $SUITE failed (network or mirror): $(tail -3 "$T/debootstrap.log")"
+mount -t proc proc "$R/proc"
+
+# zdeb inside the chroot: the binary built here, with the system's libs.
+install -m 755 "$ZDEB" "$R/usr/local/bin/zdeb"
+chroot "$R" /usr/local/bin/zdeb --version >"$T/v" 2>&1 ||
+	skip "this zdeb does not run in the $SUITE chroot: $(cat "$T/v")"
+orig=$(sha256sum <"$R/usr/bin/dpkg-deb")
+ok "minbase $SUITE chroot with zdeb in /usr/local/bin"
+
+make_tree "$T/pkg"
+"$ZDEB" build --layout=pzstd --segment-size=64K "$T/pkg" \
+	"$R/tmp/zdeb-test.deb" 2>/dev/null
+# installed_ok: every entry of the package tree is in the chroot, with the
+# same type, mode, content and link target.
+installed_ok() {
+	manifest "$T/pkg" | while read -r p kind mode rest; do
+		case $kind in
+		f) [ -f "$R/$p" ] &&
+		   [ "$(stat -c %a "$R/$p")" = "$mode" ] &&
+		   [ "$(sha256sum <"$R/$p")" = "$(sha256sum <"$T/pkg/$p")" ] ||
+			echo "file $p" ;;
+		l) [ "$(readlink "$R/$p")" = "$(readlink "$T/pkg/$p")" ] ||
+			echo "symlink $p" ;;
+		d) [ -d "$R/$p" ] || echo "directory $p" ;;
+		esac
+	done >"$T/bad"
+	[ ! -s "$T/bad" ]
+}
+
+# Stock: apt (through dpkg, through dpkg-deb) cannot install it.
+set +e
+chroot "$R" apt-get install -y -q /tmp/zdeb-test.deb >"$T/apt.log" 2>&1
+rc=$?
+set -e
+[ $rc -ne 0 ] || fail "stock apt installed the pzstd .deb?"
+chroot "$R" dpkg-query -W -f='${Status}\n' zdeb-test 2>/dev/null |
+	grep -q 'install ok installed' && fail "stock dpkg marked it installed"
+ok "stock apt install of the pzstd .deb fails (exit $rc: $(grep -m1 -E 'tar|error' "$T/apt.log"))"
+
+expect_status 0 "$ZDEB" integrate install --root "$R" --zdeb /usr/local/bin/zdeb
+[ "$(readlink "$R/usr/bin/dpkg-deb")" = /usr/local/bin/zdeb ] ||
+	fail "symlink: $(ls -l "$R/usr/bin/dpkg-deb")"
+chroot "$R" zdeb integrate status >"$T/status" ||
+	fail "status in the chroot: $(cat "$T/status")"
+grep -q '^state: active' "$T/status" || fail "status: $(cat "$T/status")"
+ok "zdeb integrate install --root; status inside the chroot: active"
+
+chroot "$R" apt-get install -y -q /tmp/zdeb-test.deb >"$T/apt.log" 2>&1 ||
+	fail "apt install with zdeb integrated: $(tail -5 "$T/apt.log")"
+chroot "$R" dpkg-query -W -f='${Status}\n' zdeb-test |
+	grep -q 'install ok installed' || fail "not installed"
+installed_ok || fail "installed files differ: $(cat "$T/bad")"
+ok "apt install of the pzstd .deb with zdeb as dpkg-deb: every file, same hashes"
+
+# A reinstall of dpkg: the new dpkg-deb lands on the diverted name.
+if (cd "$T" && apt-get download dpkg >/dev/null 2>&1); then
+	cp "$T"/dpkg_*.deb "$R/tmp/dpkg.deb"
+	chroot "$R" dpkg -i /tmp/dpkg.deb >"$T/dpkg.log" 2>&1 ||
+		fail "dpkg -i dpkg.deb: $(tail -5 "$T/dpkg.log")"
+	[ "$(readlink "$R/usr/bin/dpkg-deb")" = /usr/local/bin/zdeb ] ||
+		fail "dpkg reinstall replaced zdeb's symlink"
+	[ -f "$R/usr/bin/dpkg-deb.distrib" ] && [ ! -L "$R/usr/bin/dpkg-deb.distrib" ] ||
+		fail "no dpkg-deb.distrib after the reinstall"
+	ok "reinstalling dpkg keeps zdeb as dpkg-deb"
+else
+	echo "# apt-get download dpkg failed: reinstall step not run" >&2
+fi
+
+expect_status 0 "$ZDEB" integrate remove --root "$R"
+[ -z "$(dpkg-divert --root "$R" --list '*dpkg-deb*')" ] ||
+	fail "diversion left"
+[ -f "$R/usr/bin/dpkg-deb" ] && [ ! -L "$R/usr/bin/dpkg-deb" ] ||
+	fail "no regular dpkg-deb after remove"
+chroot "$R" dpkg --verify dpkg >"$T/verify" 2>&1 ||
+	fail "dpkg --verify dpkg: $(cat "$T/verify")"
+[ ! -s "$T/verify" ] || fail "dpkg --verify dpkg: $(cat "$T/verify")"
+if [ ! -e "$T/dpkg.log" ]; then
+	[ "$(sha256sum <"$R/usr/bin/dpkg-deb")" = "$orig" ] ||
+		fail "dpkg-deb not restored byte-identical"
+fi
+chroot "$R" dpkg-deb --version >/dev/null || fail "dpkg-deb broken"
+ok "zdeb integrate remove: no diversion, dpkg --verify dpkg clean"
