@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/fuzz/build.sh SRCDIR BUILDDIR - builds the libFuzzer harnesses
+# (clang -fsanitize=fuzzer,address,undefined) into BUILDDIR/tests/fuzz/,
+# outside the normal build: lib/*.c are compiled again with coverage
+# instrumentation.  BUILDDIR must be configured (for config.h).
+# "make fuzz" runs it; bench/fuzz.sh runs the harnesses.
+set -eu
+src=$(cd "$1" && pwd)
+bld=$(cd "$2" && pwd)
+FUZZ_CC=${FUZZ_CC:-clang}
+SAN=${FUZZ_SAN:-address,undefined}
+out=$bld/tests/fuzz
+obj=$out/obj
+mkdir -p "$obj"
+pcs="libzstd liblzma libarchive zlib libxxhash"
+cflags="-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all \
+-I$src -I$bld $(pkg-config --cflags $pcs)"
+libs="$(pkg-config --libs $pcs) -lbz2 -lpthread"
+objs=
+for c in "$src"/lib/*.c "$src"/tests/fuzz/fuzz-util.c; do
+	o=$obj/$(basename "$c" .c).o
+	if [ ! -e "$o" ] || [ "$c" -nt "$o" ]; then
+		echo "  FUZZCC   $(basename "$c")"
+		$FUZZ_CC $cflags -fsanitize=fuzzer-no-link,$SAN -c "$c" -o "$o"
+	fi
+	objs="$objs $o"
+done
+for h in ${FUZZ_HARNESSES:-ar control index pdecode deb}; do
+	echo "  FUZZLD   fuzz-$h"
+	$FUZZ_CC $cflags -fsanitize=fuzzer,$SAN \
+		"$src/tests/fuzz/fuzz-$h.c" $objs $libs -o "$out/fuzz-$h"
+done

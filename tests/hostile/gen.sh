@@ -1,0 +1,391 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/hostile/gen.sh ZDEB OUTDIR [GROUP...] - makes the hostile .debs the
+# tests/integ/t05*-hostile-*.sh tests feed to zdeb, at test time (nothing
+# binary is checked in).  GROUP: paths container decoders index (default:
+# all).  Each case is OUTDIR/CASE.deb; README-style notes are in the
+# comments of the python below.  ZDEB builds the indexed zstd members (no
+# other tool writes that layout); everything else comes from python3's
+# tarfile, the zstd/xz/gzip CLIs and byte patching.
+set -eu
+ZDEB=$1
+out=$2
+shift 2
+groups=${*:-paths container decoders index}
+export SOURCE_DATE_EPOCH=1700000000 LC_ALL=C
+mkdir -p "$out"
+for c in python3 zstd xz gzip; do
+	command -v "$c" >/dev/null 2>&1 || { echo "gen.sh: $c missing" >&2; exit 77; }
+done
+ZDEB="$ZDEB" OUT="$out" GROUPS="$groups" python3 - <<'PY'
+import io, os, struct, subprocess, tarfile
+
+out = os.environ["OUT"]
+groups = os.environ["GROUPS"].split()
+ZDEB = os.environ["ZDEB"]
+MTIME = 1700000000
+
+# --- building blocks --------------------------------------------------
+
+def ar_header(name, size, trailer=b"`\n", size_field=None):
+    f = (size_field if size_field is not None else str(size)).encode()
+    h = (name.encode().ljust(16) + str(MTIME).encode().ljust(12) +
+         b"0".ljust(6) + b"0".ljust(6) + b"100644".ljust(8) +
+         f.ljust(10) + trailer)
+    assert len(h) == 60, h
+    return h
+
+def ar(members, magic=b"!<arch>\n"):
+    """members: (name, bytes) or raw bytes to splice in as they are."""
+    b = bytearray(magic)
+    for m in members:
+        if isinstance(m, (bytes, bytearray)):
+            b += m
+            continue
+        name, data = m
+        b += ar_header(name, len(data)) + data
+        if len(data) & 1:
+            b += b"\n"
+    return bytes(b)
+
+def tar(entries):
+    """entries: list of (kind, name, arg, mode); kind reg/dir/sym/hard/chr/fifo."""
+    bio = io.BytesIO()
+    t = tarfile.open(fileobj=bio, mode="w", format=tarfile.GNU_FORMAT)
+    for kind, name, arg, mode in entries:
+        i = tarfile.TarInfo(name)
+        i.mtime = MTIME
+        i.mode = mode
+        i.uname = i.gname = "root"
+        data = None
+        if kind == "reg":
+            data = arg
+            i.size = len(data)
+        elif kind == "dir":
+            i.type = tarfile.DIRTYPE
+        elif kind == "sym":
+            i.type = tarfile.SYMTYPE
+            i.linkname = arg
+        elif kind == "hard":
+            i.type = tarfile.LNKTYPE
+            i.linkname = arg
+        elif kind == "chr":
+            i.type = tarfile.CHRTYPE
+            i.devmajor, i.devminor = arg
+        elif kind == "fifo":
+            i.type = tarfile.FIFOTYPE
+        t.addfile(i, io.BytesIO(data) if data is not None else None)
+    t.close()
+    return bio.getvalue()
+
+def compress(tool, data, *opts):
+    return subprocess.run([tool, "-c", *opts], input=data, check=True,
+                          stdout=subprocess.PIPE).stdout
+
+CONTROL = (b"Package: hostile\nVersion: 1.0\nArchitecture: all\n"
+           b"Maintainer: zdeb tests <tests@example.org>\n"
+           b"Description: hostile test package\n")
+CONTROL_TAR = tar([("dir", "./", None, 0o755),
+                   ("reg", "./control", CONTROL, 0o644)])
+CONTROL_ZST = compress("zstd", CONTROL_TAR, "-q")
+CONTROL_XZ = compress("xz", CONTROL_TAR)
+
+def deb(data_name, data, control=("control.tar.zst", CONTROL_ZST),
+        version=b"2.0\n"):
+    return ar([("debian-binary", version), control, (data_name, data)])
+
+def save(name, blob):
+    with open(os.path.join(out, name + ".deb"), "wb") as f:
+        f.write(blob)
+
+def save_raw(name, blob):
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(blob)
+
+GOOD = [("dir", "./", None, 0o755), ("dir", "./usr/", None, 0o755),
+        ("reg", "./usr/ok", b"fine\n", 0o644)]
+
+def path_deb(name, entries):
+    save(name, deb("data.tar.zst", compress("zstd", tar(GOOD + entries), "-q")))
+
+# --- paths: members that would escape DIR -----------------------------
+
+if "paths" in groups:
+    path_deb("dotdot", [("reg", "../escaped", b"pwned\n", 0o644)])
+    path_deb("dotdot-mid", [("reg", "./a/../../escaped", b"pwned\n", 0o644)])
+    path_deb("absolute", [("reg", "/tmp/zdeb-hostile-absolute", b"pwned\n",
+                           0o644)])
+    # A symlink to the parent of DIR, then a file written through it.
+    path_deb("symlink-write", [("sym", "./l", "..", 0o777),
+                               ("reg", "./l/escaped", b"pwned\n", 0o644)])
+    # A symlink to outside, then a hardlink through it to a file there.
+    path_deb("symlink-hardlink", [("sym", "./l", "..", 0o777),
+                                  ("hard", "./h", "./l/victim", 0o644)])
+    path_deb("hardlink-outside", [("hard", "./h", "../victim", 0o644)])
+    path_deb("hardlink-later", [("hard", "./h", "./usr/later", 0o644),
+                                ("reg", "./usr/later", b"x\n", 0o644)])
+    path_deb("device", [("chr", "./dev-null", (1, 3), 0o666)])
+    path_deb("fifo", [("fifo", "./fifo", None, 0o644)])
+    path_deb("setuid", [("reg", "./usr/suid", b"#!/bin/sh\n", 0o4755),
+                        ("reg", "./usr/sgid", b"#!/bin/sh\n", 0o2755)])
+
+# --- container: the ar layer -------------------------------------------
+
+if "container" in groups:
+    data = compress("zstd", tar(GOOD), "-q")
+    good = deb("data.tar.zst", data)
+    save("ar-magic", b"!<arcX>\n" + good[8:])
+    # Second header (control.tar.zst) at offset 8 + 60 + 4 = 72.
+    hdr = 72
+    save("ar-size-nondecimal",
+         good[:hdr + 48] + b"12a".ljust(10) + good[hdr + 58:])
+    save("ar-size-beyond",
+         good[:hdr + 48] + b"99999999".ljust(10) + good[hdr + 58:])
+    save("ar-trailer", good[:hdr + 58] + b"`X" + good[hdr + 60:])
+    save("ar-truncated-header", good[:hdr + 30])
+    save("order", ar([("debian-binary", b"2.0\n"), ("data.tar.zst", data),
+                      ("control.tar.zst", CONTROL_ZST)]))
+    save("first-member", ar([("control.tar.zst", CONTROL_ZST),
+                             ("debian-binary", b"2.0\n"),
+                             ("data.tar.zst", data)]))
+    save("dup-control", ar([("debian-binary", b"2.0\n"),
+                            ("control.tar.zst", CONTROL_ZST),
+                            ("control.tar.xz", CONTROL_XZ),
+                            ("data.tar.zst", data)]))
+    save("missing-data", ar([("debian-binary", b"2.0\n"),
+                             ("control.tar.zst", CONTROL_ZST)]))
+    save("version-3", deb("data.tar.zst", data, version=b"3.0\n"))
+
+# --- decoders: truncated members, windows, bombs ------------------------
+
+if "decoders" in groups:
+    body = bytes((i * 7919 + (i >> 9)) & 0xFF for i in range(200000))
+    text = b"".join(b"line %d of a hostile package\n" % i
+                    for i in range(20000))
+    t = tar(GOOD + [("reg", "./usr/body", body, 0o644),
+                    ("reg", "./usr/text", text, 0o644)])
+    save_raw("truncated.tar", t)
+    for tool, ext in (("zstd", "zst"), ("xz", "xz"), ("gzip", "gz")):
+        c = compress(tool, t, *(["-q"] if tool == "zstd" else []))
+        for pct in (10, 50, 90):
+            save("truncated-%s-%d" % (ext, pct),
+                 deb("data.tar." + ext, c[:len(c) * pct // 100]))
+        save("truncated-%s-last" % ext, deb("data.tar." + ext, c[:-1]))
+    # A valid frame declaring a 2 GiB window (Window_Descriptor
+    # exponent 21): a raw last block carrying a small tar.
+    small = tar(GOOD)
+    frame = (struct.pack("<I", 0xFD2FB528) + bytes([0x00, 21 << 3]) +
+             struct.pack("<I", (len(small) << 3) | 1)[:3] + small)
+    save("window-2g", deb("data.tar.zst", frame))
+    # 1 GiB of zeros in one member: a few tens of KiB compressed.
+    hdr = tar([("reg", "./zeros", b"", 0o644)])[:512]
+    info = tarfile.TarInfo("./zeros")
+    info.size = 1 << 30
+    info.mtime = MTIME
+    hdr = info.tobuf(tarfile.GNU_FORMAT)
+    p = subprocess.Popen(["zstd", "-q", "-1", "-c"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE)
+    import threading
+    res = []
+    th = threading.Thread(target=lambda: res.append(p.stdout.read()))
+    th.start()
+    p.stdin.write(hdr)
+    zero = bytes(1 << 20)
+    for _ in range(1024):
+        p.stdin.write(zero)
+    p.stdin.write(bytes(1024))
+    p.stdin.close()
+    th.join()
+    p.wait()
+    save("bomb", deb("data.tar.zst", res[0]))
+
+# --- index: a damaged zdeb index, corrupted segments ---------------------
+
+def xxh32(data, seed=0):
+    P1, P2, P3, P4, P5 = (2654435761, 2246822519, 3266489917, 668265263,
+                          374761393)
+    M = 0xFFFFFFFF
+    rotl = lambda x, r: ((x << r) | (x >> (32 - r))) & M
+    n = len(data)
+    i = 0
+    if n >= 16:
+        v = [(seed + P1 + P2) & M, (seed + P2) & M, seed & M,
+             (seed - P1) & M]
+        while i + 16 <= n:
+            for k in range(4):
+                w = struct.unpack_from("<I", data, i + 4 * k)[0]
+                v[k] = (rotl((v[k] + w * P2) & M, 13) * P1) & M
+            i += 16
+        h = (rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) +
+             rotl(v[3], 18)) & M
+    else:
+        h = (seed + P5) & M
+    h = (h + n) & M
+    while i + 4 <= n:
+        h = (rotl((h + struct.unpack_from("<I", data, i)[0] * P3) & M, 17)
+             * P4) & M
+        i += 4
+    while i < n:
+        h = (rotl((h + data[i] * P5) & M, 11) * P1) & M
+        i += 1
+    h ^= h >> 15
+    h = (h * P2) & M
+    h ^= h >> 13
+    h = (h * P3) & M
+    h ^= h >> 16
+    return h
+
+def varint(v):
+    b = bytearray()
+    while True:
+        c = v & 0x7F
+        v >>= 7
+        b.append(c | (0x80 if v else 0))
+        if not v:
+            return bytes(b)
+
+def get_varint(b, pos):
+    v = shift = 0
+    while True:
+        c = b[pos]
+        pos += 1
+        v |= (c & 0x7F) << shift
+        shift += 7
+        if not c & 0x80:
+            return v, pos
+
+def parse_index(payload):
+    """Returns the fixed fields and records of an index payload."""
+    fixed = payload[:8]
+    pos = 8
+    content, pos = get_varint(payload, pos)
+    segs, pos = get_varint(payload, pos)
+    nrec, pos = get_varint(payload, pos)
+    recs = []
+    for _ in range(nrec):
+        cs, pos = get_varint(payload, pos)
+        us, pos = get_varint(payload, pos)
+        ns, pos = get_varint(payload, pos)
+        h = payload[pos:pos + 8]
+        pos += 8
+        recs.append([cs, us, ns, h])
+    return bytearray(fixed), content, segs, recs
+
+def build_index(fixed, content, segs, recs, nrec=None):
+    p = bytearray(fixed) + varint(content) + varint(segs) + \
+        varint(len(recs) if nrec is None else nrec)
+    for cs, us, ns, h in recs:
+        p += varint(cs) + varint(us) + varint(ns) + h
+    p += struct.pack("<I", xxh32(bytes(p)))
+    return p
+
+if "index" in groups:
+    import shutil, tempfile
+    d = tempfile.mkdtemp()
+    try:
+        root = os.path.join(d, "tree")
+        os.makedirs(os.path.join(root, "DEBIAN"))
+        os.makedirs(os.path.join(root, "usr/share/doc/hostile"))
+        with open(os.path.join(root, "DEBIAN/control"), "wb") as f:
+            f.write(CONTROL)
+        for k in range(6):
+            with open(os.path.join(root, "usr/share/doc/hostile/f%d" % k),
+                      "wb") as f:
+                f.write(b"".join(b"file %d line %d\n" % (k, i)
+                                 for i in range(3000)))
+        debp = os.path.join(d, "good.deb")
+        subprocess.run([ZDEB, "build", "-T", "1", "-z", "3",
+                        "--layout", "indexed", "--segment-size", "16K",
+                        root, debp], check=True, stdout=subprocess.DEVNULL)
+        good = open(debp, "rb").read()
+    finally:
+        shutil.rmtree(d)
+    save("index-good", good)
+    # Locate data.tar.zst and its index frame (the ar members are
+    # debian-binary, control.tar.zst, data.tar.zst).
+    pos = 8
+    while True:
+        name = good[pos:pos + 16].rstrip(b" /").decode()
+        size = int(good[pos + 48:pos + 58])
+        if name == "data.tar.zst":
+            break
+        pos += 60 + size + (size & 1)
+    doff, dlen = pos + 60, size
+    member = good[doff:doff + dlen]
+    ix = member.rfind(struct.pack("<I", 0x184D2A5B))
+    assert ix > 0 and member[ix + 8:ix + 12] == b"ZDXI"
+    frame, payload = member[:ix], member[ix + 8:]
+    fixed, content, segs, recs = parse_index(payload[:-4])
+    assert len(recs) >= 3, "need several segments"
+
+    def with_member(name, m):
+        save(name, good[:pos] + ar_header("data.tar.zst", len(m)) + m +
+             (b"\n" if len(m) & 1 else b""))
+
+    def with_index(name, p, size=None):
+        hdr = struct.pack("<II", 0x184D2A5B,
+                          len(p) if size is None else size)
+        with_member(name, frame + hdr + bytes(p))
+
+    def variant(name, **kw):
+        f = bytearray(fixed)
+        c, s, r = content, segs, [list(x) for x in recs]
+        for k, v in kw.items():
+            if k == "fixed":
+                f[v[0]] = v[1]
+            elif k == "content":
+                c += v
+            elif k == "segs":
+                s += v
+            elif k == "rec":
+                i, field, delta = v
+                r[i][field] += delta
+                j = i + 1           # keep the sums equal
+                r[j][field] -= delta
+            elif k == "hash":
+                r[v][3] = bytes(8)
+        with_index(name, build_index(f, c, s, r))
+
+    # Each field, with the check value recomputed so that the field's
+    # own check fires.
+    variant("index-magic", fixed=(3, ord("J")))
+    variant("index-version", fixed=(4, 2))
+    variant("index-flags", fixed=(5, 1))
+    variant("index-window", fixed=(6, fixed[6] + 1))
+    variant("index-header-size", fixed=(7, fixed[7] + 1))
+    variant("index-content-size", content=1)
+    variant("index-segments", segs=1)
+    variant("index-record-csize", rec=(0, 0, 1))
+    variant("index-record-usize", rec=(0, 1, 1))
+    variant("index-record-nseg", rec=(0, 2, 1))
+    with_index("index-record-count",
+               build_index(fixed, content, segs, recs, nrec=len(recs) + 1))
+    # The check value itself, and the frame size field.
+    bad = bytearray(payload)
+    bad[-1] ^= 0xFF
+    with_index("index-check", bad)
+    with_index("index-frame-size", payload, size=len(payload) - 5)
+    # A record hash that does not match its bytes: an error.
+    variant("index-hash", hash=1)
+    # The index and the frame header claim 200 MiB more than record 0
+    # decodes to: the claim must not make the decoder hold more memory
+    # than its budget, and the lie is an error.
+    big = 200 << 20
+    f2 = bytearray(frame)
+    assert f2[4] >> 6 == 2 and fixed[7] == 10   # 4-byte content size
+    struct.pack_into("<I", f2, 6, struct.unpack_from("<I", f2, 6)[0] + big)
+    r = [list(x) for x in recs]
+    r[0][1] += big
+    p = build_index(fixed, content + big, segs, r)
+    with_member("index-usize-huge", bytes(f2) +
+                struct.pack("<II", 0x184D2A5B, len(p)) + bytes(p))
+    # Corrupted compressed bytes in the middle of segment 1.
+    seg1 = fixed[7] + recs[0][0]
+    m = bytearray(member)
+    m[seg1 + recs[1][0] // 2] ^= 0x55
+    with_member("segment-corrupt", bytes(m))
+    # The expected tar of index-good, for comparing outputs.
+    save_raw("index-good.tar", subprocess.run(
+        [ZDEB, "cat-data", debp if False else os.path.join(out,
+         "index-good.deb")], check=True, stdout=subprocess.PIPE).stdout)
+PY

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A damaged zdeb index is a warning naming the field, then a decode by
+# walking blocks that gives the right bytes; a segment whose bytes do not
+# match the index (hash, size) or corrupted compressed bytes are errors,
+# never wrong bytes.  tests/hostile/gen.sh patches each index field of a
+# zdeb-built package (the check value recomputed, so that the field's own
+# check is the one that fires).
+. "${ZDEB_SRCDIR:-$(dirname "$0")/../..}/tests/integ/lib.sh"
+. "$ZDEB_SRCDIR/tests/hostile/lib.sh"
+need python3 zstd timeout
+gen_hostile index
+good=$H/index-good.tar
+
+hostile 0 "" '"$ZDEB" verify "$H/index-good.deb"'
+ok "the undamaged package verifies"
+
+# case | the warning's reason
+while IFS='|' read -r c m; do
+	w="index damaged ($m), decoding"
+	for t in 1 2 4; do
+		hostile 0 "$w" '"$ZDEB" cat-data -T $t "$H/$c.deb" >"$T/got"'
+		cmp -s "$T/got" "$good" || fail "$c -T $t: wrong bytes"
+	done
+	hostile 1 "$w" '"$ZDEB" verify "$H/$c.deb"'
+	hostile 0 "$w" '"$ZDEB" extract -T 2 "$H/$c.deb" "$W/out"'
+	hostile 0 "" 'cat "$H/$c.deb" | "$ZDEB" cat-data - >"$T/got"'
+	cmp -s "$T/got" "$good" || fail "$c from a pipe: wrong bytes"
+	ok "$c: warning '$m', right bytes"
+done <<'CASES'
+index-magic|bad index magic
+index-version|unknown index version 2
+index-flags|unknown index flags 0x01
+index-window|index window does not match the frame
+index-header-size|index header size does not match the frame
+index-content-size|index decoded sizes do not add up to the content size
+index-segments|index segment counts do not add up
+index-record-count|bad index segment count
+index-record-csize|index record 0 does not end at a reset pair
+index-record-nseg|index record 1 has no segment
+index-check|bad index check value
+CASES
+
+# case | message (index-usize-huge: a 200 MiB claim, decoded within the
+# 1 GiB address space bound)
+while IFS='|' read -r c m; do
+	hostile 2 "$m" '"$ZDEB" cat-data -T 2 "$H/$c.deb" >"$T/got"'
+	hostile 2 "$m" '"$ZDEB" cat-data -T 1 "$H/$c.deb" >"$T/got"'
+	hostile 2 "$m" '"$ZDEB" extract -T 2 "$H/$c.deb" "$W/out"'
+	hostile 2 "$m" '"$ZDEB" dpkg-deb -x "$H/$c.deb" "$W/out"'
+	hostile 2 "$m" '"$ZDEB" extract - "$W/out" <"$H/$c.deb"'
+	set +e
+	"$ZDEB" verify "$H/$c.deb" >/dev/null 2>&1
+	st=$?
+	set -e
+	[ $st -eq 1 ] || [ $st -eq 2 ] || fail "$c: verify exited $st"
+	ok "$c: error '$m'"
+done <<'CASES'
+index-hash|do not match the index hash
+index-record-usize|does not match the index
+index-usize-huge|does not match the index (209768179)
+segment-corrupt|data.tar.zst
+index-frame-size|data.tar.zst
+CASES
