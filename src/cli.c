@@ -155,6 +155,22 @@ find_target(const char *cmd, const char *name)
 	return NULL;
 }
 
+bool
+zd_cli_comp_option(int opt, const char *arg, struct zd_cli_comp *raw)
+{
+	switch (opt) {
+	case 'Z': raw->type = arg; return true;
+	case 'z': raw->level = arg; return true;
+	case 'S': raw->strategy = arg; return true;
+	case 'T': raw->threads = arg; return true;
+	case ZD_OPT_LAYOUT: raw->layout = arg; return true;
+	case ZD_OPT_SEGMENT: raw->segment = arg; return true;
+	case ZD_OPT_LONG: raw->zstd_long = true; return true;
+	case ZD_OPT_TARGET: raw->target = arg; return true;
+	default: return false;
+	}
+}
+
 static const char *
 pick(const char *cli, const char *env)
 {

@@ -49,16 +49,8 @@ static const char usage_text[] =
 "DPKG_DEB_THREADS_MAX, SOURCE_DATE_EPOCH (the command line wins).\n";
 
 static const struct option longopts[] = {
-	{ "compression", required_argument, NULL, 'Z' },
-	{ "compression-level", required_argument, NULL, 'z' },
-	{ "compression-strategy", required_argument, NULL, 'S' },
-	{ "threads", required_argument, NULL, 'T' },
-	{ "threads-max", required_argument, NULL, 'T' },
-	{ "layout", required_argument, NULL, ZD_OPT_LAYOUT },
-	{ "segment-size", required_argument, NULL, ZD_OPT_SEGMENT },
-	{ "long", no_argument, NULL, ZD_OPT_LONG },
+	ZD_CLI_COMP_LONGOPTS,
 	{ "root-owner-group", no_argument, NULL, ZD_OPT_ROOT_OWNER_GROUP },
-	{ "target", required_argument, NULL, ZD_OPT_TARGET },
 	{ "no-md5sums", no_argument, NULL, ZD_OPT_NO_MD5SUMS },
 	{ "no-installed-size", no_argument, NULL, ZD_OPT_NO_INSTALLED_SIZE },
 	{ "no-check", no_argument, NULL, ZD_OPT_NOCHECK },
@@ -134,19 +126,13 @@ cmd_build(int argc, char **argv)
 	o.gen_installed_size = true;
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+Z:z:S:T:vh", longopts,
-	                          NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+" ZD_CLI_COMP_SHORTOPTS "vh",
+	                          longopts, NULL)) != -1) {
+		if (zd_cli_comp_option(opt, optarg, &raw))
+			continue;
 		switch (opt) {
-		case 'Z': raw.type = optarg; break;
-		case 'z': raw.level = optarg; break;
-		case 'S': raw.strategy = optarg; break;
-		case 'T': raw.threads = optarg; break;
-		case ZD_OPT_LAYOUT: raw.layout = optarg; break;
-		case ZD_OPT_SEGMENT: raw.segment = optarg; break;
-		case ZD_OPT_LONG: raw.zstd_long = true; break;
 		case ZD_OPT_ROOT_OWNER_GROUP: o.root_owner_group = true; break;
 		case ZD_OPT_NOCHECK: nocheck = true; break;
-		case ZD_OPT_TARGET: raw.target = optarg; break;
 		case ZD_OPT_NO_MD5SUMS: o.gen_md5sums = false; break;
 		case ZD_OPT_NO_INSTALLED_SIZE:
 			o.gen_installed_size = false;

@@ -24,14 +24,7 @@ static const char usage_text[] =
 "--segment-size, --long, --target; defaults zstd -19 indexed.\n";
 
 static const struct option longopts[] = {
-	{ "compression", required_argument, NULL, 'Z' },
-	{ "compression-level", required_argument, NULL, 'z' },
-	{ "compression-strategy", required_argument, NULL, 'S' },
-	{ "threads", required_argument, NULL, 'T' },
-	{ "layout", required_argument, NULL, ZD_OPT_LAYOUT },
-	{ "segment-size", required_argument, NULL, ZD_OPT_SEGMENT },
-	{ "long", no_argument, NULL, ZD_OPT_LONG },
-	{ "target", required_argument, NULL, ZD_OPT_TARGET },
+	ZD_CLI_COMP_LONGOPTS,
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -85,17 +78,11 @@ cmd_recompress(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+Z:z:S:T:vh", longopts,
-	                          NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+" ZD_CLI_COMP_SHORTOPTS "vh",
+	                          longopts, NULL)) != -1) {
+		if (zd_cli_comp_option(opt, optarg, &raw))
+			continue;
 		switch (opt) {
-		case 'Z': raw.type = optarg; break;
-		case 'z': raw.level = optarg; break;
-		case 'S': raw.strategy = optarg; break;
-		case 'T': raw.threads = optarg; break;
-		case ZD_OPT_LAYOUT: raw.layout = optarg; break;
-		case ZD_OPT_SEGMENT: raw.segment = optarg; break;
-		case ZD_OPT_LONG: raw.zstd_long = true; break;
-		case ZD_OPT_TARGET: raw.target = optarg; break;
 		case 'v': zd_verbose++; break;
 		case 'h': fputs(usage_text, stdout); return ZD_EXIT_OK;
 		default:

@@ -65,6 +65,23 @@ enum {
 	ZD_OPT_ALLOW_DEVICES,
 };
 
+/* getopt_long entries of the compression options, shared by build and
+ * recompress; ZD_CLI_COMP_SHORTOPTS are their short forms. */
+#define ZD_CLI_COMP_SHORTOPTS "Z:z:S:T:"
+#define ZD_CLI_COMP_LONGOPTS \
+	{ "compression", required_argument, NULL, 'Z' }, \
+	{ "compression-level", required_argument, NULL, 'z' }, \
+	{ "compression-strategy", required_argument, NULL, 'S' }, \
+	{ "threads", required_argument, NULL, 'T' }, \
+	{ "threads-max", required_argument, NULL, 'T' }, \
+	{ "layout", required_argument, NULL, ZD_OPT_LAYOUT }, \
+	{ "segment-size", required_argument, NULL, ZD_OPT_SEGMENT }, \
+	{ "long", no_argument, NULL, ZD_OPT_LONG }, \
+	{ "target", required_argument, NULL, ZD_OPT_TARGET }
+
+/* Records a compression option in raw; false when opt is not one. */
+bool zd_cli_comp_option(int opt, const char *arg, struct zd_cli_comp *raw);
+
 /*
  * Resolves raw options with the DPKG_DEB_COMPRESSOR_TYPE,
  * DPKG_DEB_COMPRESSOR_LEVEL and DPKG_DEB_THREADS_MAX environment (the
