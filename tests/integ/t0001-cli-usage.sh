@@ -6,11 +6,14 @@
 expect_status 0 "$ZDEB" --help
 grep -q '^Usage: zdeb COMMAND' "$T/stdout" || fail "--help has no usage line"
 cp "$T/stdout" "$T/help"
-for cmd in build extract control cat-data cat-control contents info verify recompress; do
+for cmd in build extract control cat-data cat-control contents info verify recompress integrate; do
 	grep -q "^  $cmd " "$T/help" || fail "--help does not list $cmd"
 	expect_status 0 "$ZDEB" "$cmd" --help
 	grep -q "^Usage: zdeb $cmd" "$T/stdout" || fail "$cmd --help: no usage"
 done
+grep -q "^  dpkg-deb " "$T/help" || fail "--help does not list dpkg-deb"
+expect_status 0 "$ZDEB" dpkg-deb --help
+grep -q "^Usage: dpkg-deb" "$T/stdout" || fail "dpkg-deb --help: no usage"
 ok "--help lists and documents every command"
 
 expect_status 0 "$ZDEB" --version
