@@ -304,6 +304,7 @@ open_dir(struct xctx *x, const char *rel, bool create, const char *member,
 		                    "directory");
 	while (*p != '\0') {
 		size_t len = strcspn(p, "/");
+		int plen = (int)(p - rel + len);	/* rel up to comp */
 		int fd, e;
 		struct stat st;
 
@@ -320,7 +321,7 @@ open_dir(struct xctx *x, const char *rel, bool create, const char *member,
 				return zd_err_errno(err, ZD_E_IO, "member "
 				                    "'%s': cannot create "
 				                    "directory '%.*s'", member,
-				                    (int)(p - rel + len), rel);
+				                    plen, rel);
 			}
 			fd = openat(cur, comp, O_RDONLY | O_DIRECTORY |
 			            O_NOFOLLOW | O_CLOEXEC);
@@ -334,17 +335,17 @@ open_dir(struct xctx *x, const char *rel, bool create, const char *member,
 					return zd_err(err, ZD_E_FORMAT,
 					              "member '%s': path goes "
 					              "through symlink '%.*s' "
-					              "(refused)", member,
-					              (int)(p - rel + len), rel);
+					              "(refused)", member, plen,
+					              rel);
 				return zd_err(err, ZD_E_FORMAT, "member '%s': "
 				              "'%.*s' is not a directory",
-				              member, (int)(p - rel + len), rel);
+				              member, plen, rel);
 			}
 			close(cur);
 			errno = e;
 			return zd_err_errno(err, ZD_E_IO, "member '%s': cannot "
 			                    "open directory '%.*s'", member,
-			                    (int)(p - rel + len), rel);
+			                    plen, rel);
 		}
 		close(cur);
 		cur = fd;
@@ -462,8 +463,8 @@ write_regular(struct xctx *x, struct archive *in, struct archive_entry *e,
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n <= 0) {
-				zd_err_errno(err, ZD_E_IO, "member '%s': cannot "
-				             "write", member);
+				zd_err_errno(err, ZD_E_IO, "member '%s': "
+				             "cannot write", member);
 				goto fail;
 			}
 			p += n;
@@ -678,9 +679,9 @@ make_dir(struct xctx *x, struct archive_entry *e, int pfd, const char *leaf,
 			if (clear_leaf(pfd, leaf, member, err) < 0)
 				return -1;
 			if (mkdirat(pfd, leaf, 0700) < 0)
-				return zd_err_errno(err, ZD_E_IO, "member '%s': "
-				                    "cannot create directory",
-				                    member);
+				return zd_err_errno(err, ZD_E_IO, "member "
+				                    "'%s': cannot create "
+				                    "directory", member);
 		}
 	}
 	return add_dirfix(x, e, norm, err);

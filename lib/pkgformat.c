@@ -620,6 +620,16 @@ zd_pkginfo_free(struct zd_pkginfo *pi)
 	memset(pi, 0, sizeof(*pi));
 }
 
+/* unsupported(), freeing what zd_pkginfo_load() has filled so far. */
+static int
+load_unsupported(struct zd_pkginfo *pi, struct zd_error *err,
+                 const char *field, const char *why)
+{
+	unsupported(err, field, why);
+	zd_pkginfo_free(pi);
+	return -1;
+}
+
 int
 zd_pkginfo_load(const struct zd_control *ctl, const char *native_arch,
                 struct zd_pkginfo *pi, struct zd_error *err)
@@ -634,7 +644,8 @@ zd_pkginfo_load(const struct zd_control *ctl, const char *native_arch,
 	pi->ctl = ctl;
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++)
 		if (zd_control_get(ctl, required[i]) == NULL)
-			return unsupported(err, required[i], "missing");
+			return load_unsupported(pi, err,
+			                        required[i], "missing");
 	for (size_t i = 0; i < ctl->n; i++) {
 		const struct zd_field *fl = &ctl->fields[i];
 		const struct fieldinfo *fi = find_field(fl->name);
@@ -644,11 +655,13 @@ zd_pkginfo_load(const struct zd_control *ctl, const char *native_arch,
 		if (fi == NULL)
 			continue;
 		if (*v == '\0')
-			return unsupported(err, fi->name, "empty value");
+			return load_unsupported(pi, err,
+			                        fi->name, "empty value");
 		switch (fi->kind) {
 		case K_NAME:
 			if (zd_pkgcheck_name(v, &nerr) < 0)
-				return unsupported(err, fi->name, nerr.msg);
+				return load_unsupported(pi, err,
+				                        fi->name, nerr.msg);
 			pi->name = strdup(v);
 			if (pi->name == NULL)
 				goto nomem;
@@ -664,7 +677,8 @@ zd_pkginfo_load(const struct zd_control *ctl, const char *native_arch,
 			k = parse_nv(v, (const char *const[]){ "no", "yes" },
 			             2);
 			if (k < 0)
-				return unsupported(err, fi->name, "value");
+				return load_unsupported(pi, err,
+				                        fi->name, "value");
 			if (fi->arg == 0)
 				pi->essential = k == 1;
 			else
@@ -673,13 +687,15 @@ zd_pkginfo_load(const struct zd_control *ctl, const char *native_arch,
 		case K_MULTIARCH:
 			k = parse_nv(v, multiarch_names, 4);
 			if (k < 0)
-				return unsupported(err, fi->name, "value");
+				return load_unsupported(pi, err,
+				                        fi->name, "value");
 			pi->multiarch = k;
 			break;
 		case K_PRIORITY:
 			k = parse_nv(v, priority_names, 6);
 			if (k == -2)
-				return unsupported(err, fi->name, "value");
+				return load_unsupported(pi, err,
+				                        fi->name, "value");
 			if (k == 5)
 				break;	/* "unknown": printed as nothing */
 			pi->priority = strdup(k >= 0 ? priority_names[k] : v);
@@ -689,7 +705,8 @@ zd_pkginfo_load(const struct zd_control *ctl, const char *native_arch,
 		case K_ARCH:
 			if (!arch_name_ok(v, strlen(v)) ||
 			    strstr(v, "any") != NULL)
-				return unsupported(err, fi->name, "value");
+				return load_unsupported(pi, err,
+				                        fi->name, "value");
 			pi->arch = v;
 			pi->arch_foreign = strcmp(v, "all") != 0 &&
 			                   (native_arch == NULL ||
@@ -703,7 +720,8 @@ zd_pkginfo_load(const struct zd_control *ctl, const char *native_arch,
 			break;
 		case K_OBSOLETE:
 		case K_STATUSONLY:
-			return unsupported(err, fi->name, "not modelled");
+			return load_unsupported(pi, err,
+			                        fi->name, "not modelled");
 		case K_NOTHING:
 		case K_SECTION:
 		case K_CHAR:
@@ -712,9 +730,10 @@ zd_pkginfo_load(const struct zd_control *ctl, const char *native_arch,
 		}
 	}
 	if (pi->multiarch == 1 && strcmp(pi->arch, "all") == 0)
-		return unsupported(err, "Multi-Arch", "same with all");
+		return load_unsupported(pi, err, "Multi-Arch", "same with all");
 	if (native_arch == NULL)
-		return unsupported(err, "Architecture", "unknown native");
+		return load_unsupported(pi, err,
+		                        "Architecture", "unknown native");
 	return 0;
 nomem:
 	zd_err(err, ZD_E_NOMEM, "out of memory");

@@ -264,6 +264,13 @@ zd_zseg_index_check_frame(const struct zd_zseg_index *idx,
 		if (rec->csize > end - pos)
 			return zd_err(err, ZD_E_FORMAT, "index record %zu size "
 			              "exceeds frame", i);
+		/* Every block header is 3 bytes and a block yields at most
+		 * 128 KiB: a larger claim would size a decode buffer from a
+		 * lie (RFC 8878 3.1.1.2). */
+		if (rec->usize / ZD_ZSTD_BLOCK_MAX > rec->csize / 3 + 1)
+			return zd_err(err, ZD_E_FORMAT, "index record %zu "
+			              "decoded size exceeds what its blocks can "
+			              "hold", i);
 		pos += rec->csize;
 	}
 	if (pos != end)

@@ -13,10 +13,13 @@ SAN=${FUZZ_SAN:-address,undefined}
 out=$bld/tests/fuzz
 obj=$out/obj
 mkdir -p "$obj"
+# The dependencies' flags come from make (configure's); by hand, from
+# pkg-config.
 pcs="libzstd liblzma libarchive zlib libxxhash"
+deps=${FUZZ_DEP_CFLAGS-$(pkg-config --cflags $pcs)}
+libs=${FUZZ_LIBS-"$(pkg-config --libs $pcs) -lbz2 -lmd -lpthread"}
 cflags="-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all \
--I$src -I$bld $(pkg-config --cflags $pcs)"
-libs="$(pkg-config --libs $pcs) -lbz2 -lpthread"
+-I$src -I$bld $deps"
 objs=
 for c in "$src"/lib/*.c "$src"/tests/fuzz/fuzz-util.c; do
 	o=$obj/$(basename "$c" .c).o

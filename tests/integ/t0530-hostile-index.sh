@@ -41,8 +41,9 @@ index-record-nseg|index record 1 has no segment
 index-check|bad index check value
 CASES
 
-# case | message (index-usize-huge: a 200 MiB claim, decoded within the
-# 1 GiB address space bound)
+# case | message (index-usize-huge: a 200 MiB claim its blocks cannot
+# hold: refused as index damage, then the frame's own declared size,
+# patched to match, fails; decoded within the 1 GiB address space bound)
 while IFS='|' read -r c m; do
 	hostile 2 "$m" '"$ZDEB" cat-data -T 2 "$H/$c.deb" >"$T/got"'
 	hostile 2 "$m" '"$ZDEB" cat-data -T 1 "$H/$c.deb" >"$T/got"'
@@ -58,7 +59,7 @@ while IFS='|' read -r c m; do
 done <<'CASES'
 index-hash|do not match the index hash
 index-record-usize|does not match the index
-index-usize-huge|does not match the index (209768179)
+index-usize-huge|not the 210032640 its header declares
 segment-corrupt|data.tar.zst
 index-frame-size|data.tar.zst
 CASES
