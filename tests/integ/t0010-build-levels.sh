@@ -50,3 +50,18 @@ ar t "$T/default.deb" >"$T/members"
 printf 'debian-binary\ncontrol.tar.zst\ndata.tar.zst\n' | cmp - "$T/members" ||
 	fail "default members: $(cat "$T/members")"
 ok "default is zstd level 19 with members in dpkg order"
+
+# Every zstd level works, negative (fast) and ultra with --long included,
+# and stock dpkg-deb reads each result.
+for z in -7 1 22; do
+	for long in "" --long; do
+		"$ZDEB" build -z "$z" $long --no-md5sums "$T/pkg" "$T/z.deb" ||
+			fail "build -z $z $long"
+		"$ZDEB" cat-data "$T/z.deb" >"$T/z.tar"
+		dpkg-deb --fsys-tarfile "$T/z.deb" | cmp - "$T/z.tar" ||
+			fail "-z $z $long: stock dpkg-deb reads other bytes"
+		wl=$("$ZDEB" info --json "$T/z.deb" | sed 's/.*"window_log": \([0-9]*\)}]}/\1/')
+		[ "$wl" -le 27 ] || fail "-z $z $long: window 2^$wl above 2^27"
+	done
+done
+ok "zstd levels -7, 1 and 22 (ultra), with and without --long, read by stock dpkg-deb"
