@@ -49,11 +49,17 @@ timeit() {
 	done
 	eval "$var=\$(median $ts)"
 }
-extract_dpkg() { rm -rf "$W/x"; dpkg-deb -x "$1" "$W/x"; }
-extract_zdeb() { rm -rf "$W/x"; "$zdeb" extract "$1" "$W/x"; }
+# Extract into RAM when possible, so that disk writeback does not drown
+# the difference between the decoders.
+X=$(mktemp -d "${ZDEB_BENCH_XDIR:-/dev/shm}/zdeb-bench-x.XXXXXX" 2>/dev/null ||
+    mktemp -d "$W/x.XXXXXX")
+trap 'rm -rf "$W" "$X"' EXIT
+extract_dpkg() { rm -rf "$X/x"; dpkg-deb -x "$1" "$X/x"; }
+extract_zdeb() { rm -rf "$X/x"; "$zdeb" extract "$1" "$X/x"; }
 
 bytes=$(du -sb --exclude=DEBIAN "$tree" | cut -f1)
 echo "tree: $tree, $(awk "BEGIN {printf \"%.1f\", $bytes / 1e6}") MB, $(find "$tree" -type f | wc -l) files; $(nproc) cores; median of $runs runs"
+echo "extraction into $X"
 echo "zdeb $("$zdeb" --version | head -1 | cut -d' ' -f2); $(dpkg-deb --version | head -1 | sed 's/.*version //; s/ .*//') dpkg-deb"
 printf '%-13s %12s %12s %7s | %8s %8s %6s | %8s %8s %6s | %s\n' \
 	variant "zdeb bytes" "dpkg bytes" "size" "build z" "build d" "ratio" \
@@ -61,7 +67,9 @@ printf '%-13s %12s %12s %7s | %8s %8s %6s | %8s %8s %6s | %s\n' \
 for v in "zstd 19" "zstd 3" "xz 6" "gzip 9" "none 0"; do
 	set -- $v
 	comp=$1; lvl=$2
-	timeit bz "$zdeb" build -Z$comp -z$lvl "$tree" "$W/z.deb"
+	# dpkg-deb adds no md5sums or Installed-Size: compare like with like
+	timeit bz "$zdeb" build -Z$comp -z$lvl --no-md5sums --no-installed-size \
+		"$tree" "$W/z.deb"
 	timeit bd dpkg-deb -Z$comp -z$lvl -b "$tree" "$W/d.deb"
 	timeit ez extract_zdeb "$W/z.deb"
 	timeit ed extract_dpkg "$W/d.deb"

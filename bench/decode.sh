@@ -3,13 +3,14 @@
 # bench/decode.sh [--runs N] [--levels "3 19"] [TREE]
 #
 # Size and decode speed of zdeb's zstd layouts on one tar of real files
-# (default: the tools/demo-input.sh tree, >= 100 MB), against anchors
+# (default: ~150 MB of /usr/lib/x86_64-linux-gnu and /usr/share/perl,
+# compressible like most package payloads), against anchors
 # measured in the same run: one plain `zstd --single-thread` frame, pzstd,
 # `zstd -d`, `pzstd -d -p2`, stock `dpkg-deb --fsys-tarfile`, `xz -dc -T0`.
 # Prints medians and ratios.  Not a test.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-runs=5
+runs=7
 levels="3 19"
 zdeb=${ZDEB:-$top/_build/src/zdeb}
 while [ $# -gt 0 ]; do
@@ -23,7 +24,19 @@ done
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/zdeb-decode.XXXXXX")
 trap 'rm -rf "$W"' EXIT
-if [ $# -gt 0 ]; then tree=$1; else tree=$W/pkg; "$top/tools/demo-input.sh" "$tree" >&2; fi
+if [ $# -gt 0 ]; then
+	tree=$1
+else
+	tree=$W/pkg
+	mkdir -p "$tree/DEBIAN"
+	find /usr/lib/x86_64-linux-gnu /usr/share/perl /usr/share/perl5 -type f -links 1 \
+	     -printf '%s %p\n' 2>/dev/null | sort -k2 |
+		awk '{ t += $1; sub(/^[0-9]+ /, ""); print; if (t > 150e6) exit }' \
+		>"$W/list"
+	tar -cf - -T "$W/list" 2>/dev/null | tar -xf - -C "$tree"
+	printf 'Package: bench\nVersion: 1\nArchitecture: all\nMaintainer: b <b@example.org>\nDescription: bench\n' \
+		>"$tree/DEBIAN/control"
+fi
 
 dpkg-deb -Znone -b "$tree" "$W/base.deb" >/dev/null
 "$zdeb" cat-data "$W/base.deb" >"$W/data.tar"
@@ -54,7 +67,8 @@ for L in $levels; do
 	pzstd -q -p 2 -$L -c "$W/data.tar" >"$W/p.zst"
 	plain=$(stat -c %s "$W/plain.zst")
 	pz=$(stat -c %s "$W/p.zst")
-	pzframes=$(( $(od -An -tx4 -v "$W/p.zst" | tr ' ' '\n' | grep -c '^184d2a50$') ))
+	# zstd -l counts skippable frames among its Frames: subtract them
+	pzframes=$(zstd -l "$W/p.zst" | awk 'NR == 2 {print $1 - $2}')
 	t1b=$(timeit "'$zdeb' recompress -T1 -z$L '$W/base.deb' '$W/i1.deb'")
 	t2b=$(timeit "'$zdeb' recompress -T2 -z$L '$W/base.deb' '$W/i.deb'")
 	"$zdeb" recompress -z$L --layout=pzstd "$W/base.deb" "$W/pz.deb" 2>/dev/null
