@@ -58,6 +58,11 @@ struct dec {
 	ZSTD_DCtx **dctx;	/* one per worker, made on first use */
 	XXH64_state_t *total;	/* consume: indexed content checksum */
 	uint64_t emitted;	/* consume */
+	/* One thread, indexed: the frame is streamed and each piece's
+	 * XXH64 checked as its bytes pass (emit). */
+	XXH64_state_t *piece_hash;
+	size_t cur;		/* piece being hashed */
+	uint64_t cur_len;	/* its bytes seen so far */
 };
 
 static const char *
@@ -232,10 +237,63 @@ zd_zstd_describe(const struct zd_region *in, struct zd_zstd_info *info,
 	return 0;
 }
 
+/* Checks piece d->cur once all its bytes have passed. */
+static int
+piece_done(struct dec *d, struct zd_error *err)
+{
+	const struct zd_zseg_piece *pc = &d->pc[d->cur];
+
+	if (XXH64_digest(d->piece_hash) != pc->hash) {
+		uint64_t seg = 0;
+
+		for (size_t k = 0; k < d->cur; k++)
+			seg += d->pc[k].nseg;
+		return zd_err(err, ZD_E_CHECKSUM, "'%s': segment %ju at "
+		              "offset %ju: decoded bytes do not match the "
+		              "index hash", d->name, (uintmax_t)seg,
+		              (uintmax_t)pc->off);
+	}
+	XXH64_reset(d->piece_hash, 0);
+	d->cur++;
+	d->cur_len = 0;
+	return 0;
+}
+
+/* Feeds streamed bytes to the per-piece hashes, piece by piece. */
+static int
+hash_pieces(struct dec *d, const unsigned char *buf, size_t len,
+            struct zd_error *err)
+{
+	while (d->cur < d->n && d->pc[d->cur].usize == d->cur_len)
+		if (piece_done(d, err) < 0)
+			return -1;
+	while (len > 0) {
+		uint64_t left;
+		size_t n;
+
+		if (d->cur >= d->n)
+			return zd_err(err, ZD_E_FORMAT, "'%s' decodes to more "
+			              "bytes than its index lists", d->name);
+		left = d->pc[d->cur].usize - d->cur_len;
+		n = left < len ? (size_t)left : len;
+		XXH64_update(d->piece_hash, buf, n);
+		d->cur_len += n;
+		buf += n;
+		len -= n;
+		while (d->cur < d->n && d->pc[d->cur].usize == d->cur_len)
+			if (piece_done(d, err) < 0)
+				return -1;
+	}
+	return 0;
+}
+
 static int
 emit(struct dec *d, const void *buf, size_t len, struct zd_error *err)
 {
 	uint64_t total;
+
+	if (d->piece_hash != NULL && hash_pieces(d, buf, len, err) < 0)
+		return -1;
 
 	if (__builtin_add_overflow(d->emitted, (uint64_t)len, &total) ||
 	    (d->p->max_output != 0 && total > d->p->max_output))
@@ -536,6 +594,47 @@ pieces_usable(const struct dec *d)
 	return true;
 }
 
+/* True when the pieces come from the index (sizes and hashes known). */
+static bool
+pieces_exact(const struct dec *d)
+{
+	if (d->n == 0)
+		return false;
+	for (size_t i = 0; i < d->n; i++)
+		if (!d->pc[i].exact)
+			return false;
+	return true;
+}
+
+/*
+ * One thread: stream the frame once (libzstd checks the frame checksum and
+ * content size) and check every segment's XXH64 as its bytes pass, rather
+ * than decoding each segment into a buffer of its own, which falls out of
+ * the cache on large segments.  A mismatch is reported at the end of its
+ * segment, as a frame checksum is at the end of a frame.
+ */
+static int
+decode_stream_hashed(struct dec *d, struct zd_error *err)
+{
+	int rc;
+
+	d->piece_hash = XXH64_createState();
+	if (d->piece_hash == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	XXH64_reset(d->piece_hash, 0);
+	d->cur = 0;
+	d->cur_len = 0;
+	rc = decode_stream(d, err);
+	if (rc == 0 && hash_pieces(d, NULL, 0, err) < 0)
+		rc = -1;
+	if (rc == 0 && d->cur != d->n)
+		rc = zd_err(err, ZD_E_FORMAT, "'%s' decodes to fewer bytes "
+		            "than its index lists", d->name);
+	XXH64_freeState(d->piece_hash);
+	d->piece_hash = NULL;
+	return rc;
+}
+
 int
 zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *p,
                 struct zd_sink *out, struct zd_error *err)
@@ -579,8 +678,12 @@ zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *p,
 	if (looks_indexed(&fl, &at)) {
 		if (plan_indexed(&d, &fl.f[at], &fl.f[at + 1], err) < 0)
 			goto out;
-		if (pieces_usable(&d)) {
+		if (pieces_usable(&d) && p->threads > 1) {
 			rc = decode_indexed(&d, &fl.f[at], err);
+			goto out;
+		}
+		if (pieces_exact(&d)) {
+			rc = decode_stream_hashed(&d, err);
 			goto out;
 		}
 	} else if (fl.nzstd > 1) {
