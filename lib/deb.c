@@ -115,6 +115,30 @@ parse_format(const char *str, unsigned *major, unsigned *minor)
 	return NULL;
 }
 
+/*
+ * Checks a format version line (debian-binary's, or an old-format
+ * header's) and sets deb->major/minor.  what names it in messages.
+ */
+static int
+check_version_line(struct zd_deb *deb, const char *line, const char *what,
+                   const char *path, struct zd_error *err)
+{
+	const char *why;
+
+	if (strchr(line, '\n') == NULL) {
+		dpkg_msg(deb, "archive has no newlines in header");
+		return zd_err(err, ZD_E_FORMAT, "'%s': %s has no newline",
+		              path, what);
+	}
+	why = parse_format(line, &deb->major, &deb->minor);
+	if (why != NULL) {
+		dpkg_msg(deb, "archive has invalid format version: %s", why);
+		return zd_err(err, ZD_E_FORMAT, "'%s': %s: invalid format "
+		              "version: %s", path, what, why);
+	}
+	return 0;
+}
+
 /* Keeps the first line of s (NUL-terminated) in dst. */
 static void
 first_line(char *dst, size_t size, const char *s)
@@ -132,22 +156,12 @@ static int
 old_format(const char *path, struct zd_deb *deb, const char *head,
            struct zd_error *err)
 {
-	const char *why;
-
 	first_line(deb->format, sizeof(deb->format), head);
 	first_line(deb->version_line, sizeof(deb->version_line), head);
 	deb->old_format = true;
-	if (strchr(head, '\n') == NULL) {
-		dpkg_msg(deb, "archive has no newlines in header");
-		return zd_err(err, ZD_E_FORMAT, "'%s': old-format header has "
-		              "no newline", path);
-	}
-	why = parse_format(head, &deb->major, &deb->minor);
-	if (why != NULL) {
-		dpkg_msg(deb, "archive has invalid format version: %s", why);
-		return zd_err(err, ZD_E_FORMAT, "'%s': invalid format version: "
-		              "%s", path, why);
-	}
+	if (check_version_line(deb, head, "old-format header", path,
+	                       err) < 0)
+		return -1;
 	return zd_err(err, ZD_E_UNSUPPORTED, "'%s': old-format (%s) packages "
 	              "are not supported", path, deb->format);
 }
@@ -235,7 +249,6 @@ read_debian_binary(const char *path, struct zd_deb *deb,
 	char buf[DEBMAGIC_READ_MAX + 1];
 	size_t n = m->size > DEBMAGIC_READ_MAX ? DEBMAGIC_READ_MAX :
 	           (size_t)m->size;
-	const char *why;
 
 	if (check_inside(path, deb, m, "archive information header member",
 	                 err) < 0)
@@ -249,17 +262,9 @@ read_debian_binary(const char *path, struct zd_deb *deb,
 	}
 	buf[n] = '\0';
 	first_line(deb->version_line, sizeof(deb->version_line), buf);
-	if (strchr(buf, '\n') == NULL) {
-		dpkg_msg(deb, "archive has no newlines in header");
-		return zd_err(err, ZD_E_FORMAT, "'%s': member 'debian-binary' "
-		              "has no newline", path);
-	}
-	why = parse_format(buf, &deb->major, &deb->minor);
-	if (why != NULL) {
-		dpkg_msg(deb, "archive has invalid format version: %s", why);
-		return zd_err(err, ZD_E_FORMAT, "'%s': member 'debian-binary': "
-		              "invalid format version: %s", path, why);
-	}
+	if (check_version_line(deb, buf, "member 'debian-binary'", path,
+	                       err) < 0)
+		return -1;
 	snprintf(deb->format, sizeof(deb->format), "%u.%u", deb->major,
 	         deb->minor);
 	if (deb->major != 2) {
