@@ -68,7 +68,7 @@ c_isspace(int c)
 static const char *
 name_problem(const char *p, char *buf, size_t size)
 {
-	static const char alsoallowed[] = "-+._";
+	static const char punct_allowed[] = "-+._";
 	int c;
 
 	if (*p == '\0')
@@ -76,12 +76,12 @@ name_problem(const char *p, char *buf, size_t size)
 	if (!c_isalnum((unsigned char)*p))
 		return "must start with an alphanumeric character";
 	while ((c = (unsigned char)*p++) != '\0')
-		if (!c_isalnum(c) && strchr(alsoallowed, c) == NULL)
+		if (!c_isalnum(c) && strchr(punct_allowed, c) == NULL)
 			break;
 	if (c == '\0')
 		return NULL;
 	snprintf(buf, size, "character '%c' not allowed (only letters, "
-	         "digits and characters '%s')", c, alsoallowed);
+	         "digits and characters '%s')", c, punct_allowed);
 	return buf;
 }
 

@@ -33,7 +33,7 @@ struct dd_opts dd_opts;
  * in the environment before that prints "(null)" in its place. */
 static bool help_ready;
 
-static const char printforhelp[] =
+static const char help_pointer_text[] =
 	"Type dpkg-deb --help for help about manipulating *.deb files;\n"
 	"Type dpkg --help for help about installing and deinstalling packages.";
 
@@ -56,7 +56,7 @@ dd_badusage(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("error", fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n\n%s\n", help_ready ? printforhelp : "(null)");
+	fprintf(stderr, "\n\n%s\n", help_ready ? help_pointer_text : "(null)");
 	return ZD_EXIT_ERROR;
 }
 
