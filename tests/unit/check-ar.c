@@ -13,21 +13,10 @@
 #include "lib/fdio.h"
 #include "tests/unit/testutil.h"
 
-static char *
-tpath(const char *name)
-{
-	static char buf[8][4200];
-	static int i;
-
-	i = (i + 1) % 8;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", zd_test_tmpdir, name);
-	return buf[i];
-}
-
 static int
 create(const char *name)
 {
-	int fd = open(tpath(name), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	int fd = open(zd_test_path(name), O_RDWR | O_CREAT | O_TRUNC, 0644);
 
 	ck_assert_int_ge(fd, 0);
 	return fd;
@@ -43,7 +32,7 @@ write_raw(const char *name, const char *hdr, const char *data, size_t len)
 	memcpy(buf, ZD_AR_MAGIC, 8);
 	memcpy(buf + 8, hdr, 60);
 	memcpy(buf + 68, data, len);
-	zd_test_write_file(tpath(name), buf, 68 + len);
+	zd_test_write_file(zd_test_path(name), buf, 68 + len);
 }
 
 /* Runs zd_ar_next once over a file; returns its result. */
@@ -51,7 +40,7 @@ static int
 next_once(const char *name, struct zd_ar_member *m, struct zd_error *err)
 {
 	uint64_t size, off = ZD_AR_MAGIC_LEN;
-	int fd = open(tpath(name), O_RDONLY);
+	int fd = open(zd_test_path(name), O_RDONLY);
 	int rc;
 
 	ck_assert_int_ge(fd, 0);
@@ -136,7 +125,7 @@ START_TEST(test_ar_matches_dpkg_deb)
 		"printf 'hello' >p/usr/share/x/f && chmod -R go-w p && "
 		"SOURCE_DATE_EPOCH=1700000001 dpkg-deb --root-owner-group "
 		"-Znone -b p t.deb >/dev/null", zd_test_tmpdir), 0);
-	fd = open(tpath("t.deb"), O_RDONLY);
+	fd = open(zd_test_path("t.deb"), O_RDONLY);
 	ck_assert_int_ge(fd, 0);
 	out = create("ours.deb");
 	ck_assert_zd_ok(zd_fd_size(fd, &size, &err), &err);
@@ -187,7 +176,7 @@ START_TEST(test_ar_header_format)
 	ck_assert_zd_ok(zd_ar_write_header(fd, "control.tar.zst", 999999999999,
 	                                   9999999999, &err), &err);
 	close(fd);
-	got = zd_test_read_file(tpath("h"), &len);
+	got = zd_test_read_file(zd_test_path("h"), &len);
 	ck_assert_uint_eq(len, 60);
 	ck_assert_int_eq(memcmp(got, "control.tar.zst 9999999999990     0     "
 	                        "100644  9999999999`\n", 60), 0);
@@ -326,8 +315,8 @@ START_TEST(test_ar_truncated)
 	uint64_t off = 8;
 	int fd;
 
-	zd_test_write_file(tpath("tr.a"), "!<arch>\nx               0", 25);
-	fd = open(tpath("tr.a"), O_RDONLY);
+	zd_test_write_file(zd_test_path("tr.a"), "!<arch>\nx               0", 25);
+	fd = open(zd_test_path("tr.a"), O_RDONLY);
 	ck_assert_int_eq(zd_ar_next(fd, 25, &off, &m, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_FORMAT);
 	ck_assert_str_eq(err.msg, "truncated ar member header at offset 8 "
@@ -341,14 +330,14 @@ START_TEST(test_ar_bad_magic)
 	struct zd_error err = ZD_ERROR_INIT;
 	int fd;
 
-	zd_test_write_file(tpath("m.a"), "!<arch>\r\n", 9);
-	fd = open(tpath("m.a"), O_RDONLY);
+	zd_test_write_file(zd_test_path("m.a"), "!<arch>\r\n", 9);
+	fd = open(zd_test_path("m.a"), O_RDONLY);
 	ck_assert_int_eq(zd_ar_check_magic(fd, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_FORMAT);
 	ck_assert_str_eq(err.msg, "not an ar archive (bad magic)");
 	close(fd);
-	zd_test_write_file(tpath("s.a"), "!<ar", 4);
-	fd = open(tpath("s.a"), O_RDONLY);
+	zd_test_write_file(zd_test_path("s.a"), "!<ar", 4);
+	fd = open(zd_test_path("s.a"), O_RDONLY);
 	ck_assert_int_eq(zd_ar_check_magic(fd, &err), -1);
 	ck_assert_str_eq(err.msg, "not an ar archive (file too short)");
 	close(fd);

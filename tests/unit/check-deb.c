@@ -14,30 +14,6 @@
 #include "lib/deb.h"
 #include "tests/unit/testutil.h"
 
-static char *
-tpath(const char *name)
-{
-	static char buf[8][4200];
-	static int i;
-
-	i = (i + 1) % 8;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", zd_test_tmpdir, name);
-	return buf[i];
-}
-
-/* zd_test_read_file, NUL-terminated. */
-static char *
-read_text(const char *path)
-{
-	size_t len;
-	char *buf = zd_test_read_file(path, &len);
-
-	buf = realloc(buf, len + 1);
-	ck_assert_ptr_nonnull(buf);
-	buf[len] = '\0';
-	return buf;
-}
-
 static bool
 have_dpkg_deb(void)
 {
@@ -66,7 +42,7 @@ check_region(const struct zd_region *r, const char *name)
 
 	ck_assert_int_eq(zd_test_sh("cd '%s' && ar p t.deb %s >want",
 	                            zd_test_tmpdir, name), 0);
-	want = zd_test_read_file(tpath("want"), &len);
+	want = zd_test_read_file(zd_test_path("want"), &len);
 	ck_assert_uint_eq(r->len, len);
 	got = malloc(len + 1);
 	ck_assert_int_eq(pread(r->fd, got, len, (off_t)r->off), (ssize_t)len);
@@ -95,7 +71,7 @@ START_TEST(test_deb_open_real)
 	if (!have_dpkg_deb())
 		return;
 	build_real(comps[_i].opt);
-	ck_assert_zd_ok(zd_deb_open(tpath("t.deb"), &deb, &err), &err);
+	ck_assert_zd_ok(zd_deb_open(zd_test_path("t.deb"), &deb, &err), &err);
 	ck_assert_str_eq(deb.format, "2.0");
 	ck_assert_uint_eq(deb.major, 2);
 	ck_assert_str_eq(deb.version_line, "2.0");
@@ -135,7 +111,7 @@ START_TEST(test_deb_open_stdin_pipe)
 
 		close(p[0]);
 		dup2(p[1], 1);
-		snprintf(cmd, sizeof(cmd), "cat '%s'", tpath("t.deb"));
+		snprintf(cmd, sizeof(cmd), "cat '%s'", zd_test_path("t.deb"));
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
@@ -161,7 +137,7 @@ START_TEST(test_deb_open_stdin_file)
 	if (!have_dpkg_deb())
 		return;
 	build_real("gzip");
-	fd = open(tpath("t.deb"), O_RDONLY);
+	fd = open(zd_test_path("t.deb"), O_RDONLY);
 	ck_assert_int_ge(dup2(fd, 0), 0);
 	close(fd);
 	ck_assert_zd_ok(zd_deb_open("-", &deb, &err), &err);
@@ -176,7 +152,7 @@ static void
 make_deb(const char *file, const char *const *members)
 {
 	struct zd_error err = ZD_ERROR_INIT;
-	int fd = open(tpath(file), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	int fd = open(zd_test_path(file), O_RDWR | O_CREAT | O_TRUNC, 0644);
 
 	ck_assert_int_ge(fd, 0);
 	ck_assert_zd_ok(zd_ar_write_magic(fd, &err), &err);
@@ -204,7 +180,7 @@ START_TEST(test_deb_skips_underscore)
 	struct zd_deb deb;
 
 	make_deb("u.deb", m);
-	ck_assert_zd_ok(zd_deb_open(tpath("u.deb"), &deb, &err), &err);
+	ck_assert_zd_ok(zd_deb_open(zd_test_path("u.deb"), &deb, &err), &err);
 	ck_assert_str_eq(deb.control.name, "control.tar.gz");
 	ck_assert_uint_eq(deb.control.region.len, 1);
 	ck_assert_str_eq(deb.data.name, "data.tar.zst");
@@ -225,13 +201,13 @@ START_TEST(test_deb_control_only)
 	struct zd_deb deb;
 
 	make_deb("c.deb", m);
-	ck_assert_zd_ok(zd_deb_open_flags(tpath("c.deb"), ZD_DEB_CONTROL_ONLY,
+	ck_assert_zd_ok(zd_deb_open_flags(zd_test_path("c.deb"), ZD_DEB_CONTROL_ONLY,
 	                                  &deb, &err), &err);
 	ck_assert_str_eq(deb.format, "2.1");
 	ck_assert_int_eq(deb.control.codec->type, ZD_COMP_NONE);
 	ck_assert_str_eq(deb.data.name, "");
 	zd_deb_close(&deb);
-	ck_assert_int_eq(zd_deb_open(tpath("c.deb"), &deb, &err), -1);
+	ck_assert_int_eq(zd_deb_open(zd_test_path("c.deb"), &deb, &err), -1);
 	ck_assert_ptr_nonnull(strstr(deb.dpkg_msg, "unexpected end of file in "
 	                             "archive member header in "));
 	ck_assert_ptr_nonnull(strstr(err.msg, "missing member 'data.tar'"));
@@ -248,8 +224,8 @@ START_TEST(test_deb_trailing_garbage)
 	struct zd_deb deb;
 
 	make_deb("g.deb", m);
-	ck_assert_int_eq(zd_test_sh("printf 'junk' >>'%s'", tpath("g.deb")), 0);
-	ck_assert_zd_ok(zd_deb_open(tpath("g.deb"), &deb, &err), &err);
+	ck_assert_int_eq(zd_test_sh("printf 'junk' >>'%s'", zd_test_path("g.deb")), 0);
+	ck_assert_zd_ok(zd_deb_open(zd_test_path("g.deb"), &deb, &err), &err);
 	ck_assert(deb.trailing_garbage);
 	zd_deb_close(&deb);
 }
@@ -358,7 +334,7 @@ START_TEST(test_deb_bad)
 	if (bad[_i].members[0] != NULL)
 		make_deb("bad.deb", bad[_i].members);
 	else
-		zd_test_write_file(tpath("bad.deb"), bad[_i].raw,
+		zd_test_write_file(zd_test_path("bad.deb"), bad[_i].raw,
 		                   strlen(bad[_i].raw));
 	ck_assert_int_eq(chdir(zd_test_tmpdir), 0);
 	ck_assert_int_eq(zd_deb_open("bad.deb", &deb, &err), -1);
@@ -376,7 +352,7 @@ START_TEST(test_deb_bad)
 		return;
 	/* What the real dpkg-deb says. */
 	zd_test_sh("dpkg-deb --fsys-tarfile bad.deb >/dev/null 2>err");
-	out = read_text("err");
+	out = zd_test_read_text("err");
 	ck_assert_msg(strncmp(out, "dpkg-deb: error: ", 17) == 0 &&
 	              strncmp(out + 17, deb.dpkg_msg,
 	                      strlen(deb.dpkg_msg)) == 0 &&
@@ -392,7 +368,7 @@ START_TEST(test_deb_open_missing)
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_deb deb;
 
-	ck_assert_int_eq(zd_deb_open(tpath("nope.deb"), &deb, &err), -1);
+	ck_assert_int_eq(zd_deb_open(zd_test_path("nope.deb"), &deb, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "No such file or directory"));
 	ck_assert_ptr_nonnull(strstr(deb.dpkg_msg, "failed to read archive"));

@@ -31,19 +31,6 @@ make_tree(const char *control, const char *sh)
 		                            sh), 0);
 }
 
-/* zd_test_read_file, NUL-terminated. */
-static char *
-read_text(const char *path)
-{
-	size_t len;
-	char *buf = zd_test_read_file(path, &len);
-
-	buf = realloc(buf, len + 1);
-	ck_assert_ptr_nonnull(buf);
-	buf[len] = '\0';
-	return buf;
-}
-
 static int
 run(struct zd_control *ctl, struct zd_error *err)
 {
@@ -79,7 +66,7 @@ dpkg_deb_error(void)
 	if (zd_test_sh("cd '%s' && dpkg-deb -b p o.deb >/dev/null 2>err",
 	               zd_test_tmpdir) == 0)
 		return NULL;
-	out = read_text("err");
+	out = zd_test_read_text("err");
 	e = strstr(out, "dpkg-deb: error: ");
 	ck_assert_ptr_nonnull(e);
 	e = strdup(e + 17);

@@ -96,6 +96,29 @@ zd_test_read_file(const char *path, size_t *len)
 	return buf;
 }
 
+char *
+zd_test_path(const char *name)
+{
+	static char buf[8][4200];
+	static int i;
+
+	i = (i + 1) % 8;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", zd_test_tmpdir, name);
+	return buf[i];
+}
+
+char *
+zd_test_read_text(const char *path)
+{
+	size_t len;
+	char *buf = zd_test_read_file(path, &len);
+
+	buf = realloc(buf, len + 1);
+	ck_assert_ptr_nonnull(buf);
+	buf[len] = '\0';
+	return buf;
+}
+
 int
 zd_test_main(Suite *s)
 {

@@ -29,6 +29,14 @@ void zd_test_write_file(const char *path, const void *buf, size_t len);
 /* Reads a whole file into a malloc'd buffer; aborts on failure. */
 void *zd_test_read_file(const char *path, size_t *len);
 
+/*
+ * "TMPDIR/name" in the fixture's directory; the result stays valid for the
+ * next 7 calls.
+ */
+char *zd_test_path(const char *name);
+/* zd_test_read_file, NUL-terminated. */
+char *zd_test_read_text(const char *path);
+
 /* Runs the suite (CK_FORK default), returns the exit status for main. */
 int zd_test_main(Suite *s);
 
