@@ -116,6 +116,25 @@ parse_format(const char *str, unsigned *major, unsigned *minor)
 }
 
 /*
+ * A member whose compression dpkg-deb does not accept: unknown (codec
+ * NULL), or known but not allowed for the control member.
+ */
+static int
+unknown_compression(struct zd_deb *deb, const char *path,
+                    const struct zd_ar_member *m, const struct zd_codec *codec,
+                    struct zd_error *err)
+{
+	dpkg_msg(deb, "archive '%s' uses unknown compression for member "
+	         "'%s', giving up", path, m->name);
+	if (codec == NULL)
+		return zd_err(err, ZD_E_FORMAT, "'%s': unknown compression for "
+		              "member '%s'", path, m->name);
+	return zd_err(err, ZD_E_UNSUPPORTED, "'%s': compression '%s' of member "
+	              "'%s' is not allowed for the control member", path,
+	              codec->name, m->name);
+}
+
+/*
  * Checks a format version line (debian-binary's, or an old-format
  * header's) and sets deb->major/minor.  what names it in messages.
  */
@@ -376,25 +395,15 @@ walk(const char *path, unsigned flags, struct zd_deb *deb,
 		                   strlen(ADMINMEMBER)) == 0) {
 			codec = member_codec(m.name, ADMINMEMBER);
 			if (codec == NULL) {
-				dpkg_msg(deb, "archive '%s' uses unknown "
-				         "compression for member '%s', giving "
-				         "up", path, m.name);
-				return zd_err(err, ZD_E_FORMAT, "'%s': unknown "
-				              "compression for member '%s'",
-				              path, m.name);
+				return unknown_compression(deb, path, &m,
+				                           NULL, err);
 			}
 			if (codec->type != ZD_COMP_NONE &&
 			    codec->type != ZD_COMP_GZIP &&
 			    codec->type != ZD_COMP_XZ &&
 			    codec->type != ZD_COMP_ZSTD) {
-				dpkg_msg(deb, "archive '%s' uses unknown "
-				         "compression for member '%s', giving "
-				         "up", path, m.name);
-				return zd_err(err, ZD_E_UNSUPPORTED, "'%s': "
-				              "compression '%s' of member '%s' "
-				              "is not allowed for the control "
-				              "member", path, codec->name,
-				              m.name);
+				return unknown_compression(deb, path, &m,
+				                           codec, err);
 			}
 			if (have_control) {
 				dpkg_msg(deb, "archive '%.250s' contains two "
@@ -423,12 +432,8 @@ walk(const char *path, unsigned flags, struct zd_deb *deb,
 		                   strlen(DATAMEMBER)) == 0) {
 			codec = member_codec(m.name, DATAMEMBER);
 			if (codec == NULL) {
-				dpkg_msg(deb, "archive '%s' uses unknown "
-				         "compression for member '%s', giving "
-				         "up", path, m.name);
-				return zd_err(err, ZD_E_FORMAT, "'%s': unknown "
-				              "compression for member '%s'",
-				              path, m.name);
+				return unknown_compression(deb, path, &m,
+				                           NULL, err);
 			}
 			if (check_inside(path, deb, &m, NULL, err) < 0)
 				return -1;

@@ -568,12 +568,37 @@ make_hardlink(struct xctx *x, struct archive_entry *e, int pfd,
 	return rc;
 }
 
+/*
+ * Owner (when restoring it), mode (unless a symlink) and times of a leaf
+ * just created in pfd, in that order, as tar sets them.
+ */
+static int
+set_leaf_attrs(struct xctx *x, struct archive_entry *e, int pfd,
+               const char *leaf, const char *member, bool set_mode,
+               struct zd_error *err)
+{
+	struct timespec ts[2];
+
+	if (x->o->owner && fchownat(pfd, leaf, entry_uid(x, e),
+	                            entry_gid(x, e), AT_SYMLINK_NOFOLLOW) < 0)
+		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot set "
+		                    "owner", member);
+	if (set_mode &&
+	    fchmodat(pfd, leaf, archive_entry_perm(e) & 0777, 0) < 0)
+		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot set "
+		                    "mode", member);
+	entry_times(e, ts);
+	if (utimensat(pfd, leaf, ts, AT_SYMLINK_NOFOLLOW) < 0)
+		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot set "
+		                    "times", member);
+	return 0;
+}
+
 static int
 make_symlink(struct xctx *x, struct archive_entry *e, int pfd,
              const char *leaf, const char *member, struct zd_error *err)
 {
 	const char *target = archive_entry_symlink(e);
-	struct timespec ts[2];
 
 	if (target == NULL || *target == '\0')
 		return zd_err(err, ZD_E_FORMAT, "member '%s': symlink with an "
@@ -583,15 +608,7 @@ make_symlink(struct xctx *x, struct archive_entry *e, int pfd,
 	if (symlinkat(target, pfd, leaf) < 0)
 		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot create "
 		                    "symlink", member);
-	if (x->o->owner && fchownat(pfd, leaf, entry_uid(x, e),
-	                            entry_gid(x, e), AT_SYMLINK_NOFOLLOW) < 0)
-		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot set "
-		                    "owner", member);
-	entry_times(e, ts);
-	if (utimensat(pfd, leaf, ts, AT_SYMLINK_NOFOLLOW) < 0)
-		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot set "
-		                    "times", member);
-	return 0;
+	return set_leaf_attrs(x, e, pfd, leaf, member, false, err);
 }
 
 static int
@@ -599,8 +616,6 @@ make_special(struct xctx *x, struct archive_entry *e, int pfd,
              const char *leaf, const char *member, struct zd_error *err)
 {
 	mode_t type = archive_entry_filetype(e);
-	mode_t mode = archive_entry_perm(e) & 0777;
-	struct timespec ts[2];
 	int r;
 
 	if (clear_leaf(pfd, leaf, member, err) < 0)
@@ -615,18 +630,7 @@ make_special(struct xctx *x, struct archive_entry *e, int pfd,
 		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot create "
 		                    "%s", member, type == AE_IFIFO ? "FIFO" :
 		                    "device node");
-	if (x->o->owner && fchownat(pfd, leaf, entry_uid(x, e),
-	                            entry_gid(x, e), AT_SYMLINK_NOFOLLOW) < 0)
-		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot set "
-		                    "owner", member);
-	if (fchmodat(pfd, leaf, mode, 0) < 0)
-		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot set "
-		                    "mode", member);
-	entry_times(e, ts);
-	if (utimensat(pfd, leaf, ts, AT_SYMLINK_NOFOLLOW) < 0)
-		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot set "
-		                    "times", member);
-	return 0;
+	return set_leaf_attrs(x, e, pfd, leaf, member, true, err);
 }
 
 static int
