@@ -5,9 +5,10 @@
  * The member's frames are listed first by walking headers (nothing is
  * decoded, so a truncated member fails before any output).  One frame with
  * our index after it is decoded segment by segment; several frames are
- * decoded frame by frame; both on the worker pool, emitted in order.  A
- * plain single frame, or pieces too large to hold in memory, are decoded
- * by one streaming decoder in bounded memory.
+ * decoded frame by frame; both on the worker pool, each worker streaming
+ * its piece into chunks that the workers themselves write in order
+ * (outq.h), in bounded memory.  With one thread, or a plain single frame,
+ * one streaming decoder reads the member once.
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "lib/outq.h"
 #include "lib/pdecode.h"
 #include "lib/sched.h"
 #include "lib/zseg-index.h"
@@ -25,11 +27,12 @@
 #include "lib/zstd-frame.h"
 
 #define MIB (UINT64_C(1) << 20)
-#define PIECE_CAP (256 * MIB)		/* largest piece held in memory */
 #define DEFAULT_MAX_WINDOW (128 * MIB)
 #define INDEX_READ_MAX (64u << 10)	/* larger index frames: damaged */
-#define BIG_BUF (64 * MIB)		/* slot buffers above: not kept */
-#define MEM_BUDGET (1024 * MIB)		/* decoded bytes in flight, soft */
+#define CHUNK (256u << 10)		/* decoded bytes handed on at once */
+#define MEM_BUDGET (512 * MIB)		/* decoded bytes queued, at most */
+/* pieces in flight: one a worker, and the one being written */
+#define WINDOW(threads) ((threads) + 1)
 
 struct frame_list {
 	struct zd_zstd_frame_info *f;
@@ -37,10 +40,13 @@ struct frame_list {
 	size_t nzstd;
 };
 
-struct dslot {
-	size_t piece;
-	unsigned char *cbuf, *obuf;
-	size_t ccap, ocap, olen;
+struct dec;
+
+struct dworker {
+	struct dec *d;
+	ZSTD_DCtx *dctx;	/* made on first use */
+	unsigned char *ibuf;	/* input, see zd_zseg_piece_stream */
+	unsigned slot;		/* of the piece being decoded */
 };
 
 struct dec {
@@ -52,10 +58,9 @@ struct dec {
 	size_t n;
 	unsigned wlog;		/* segments: the outer window */
 	bool frames;		/* pieces are whole frames */
-	unsigned window;
-	struct dslot *slots;
+	struct zd_outq *q;	/* decoded bytes, workers to writer */
 	unsigned nworkers;
-	ZSTD_DCtx **dctx;	/* one per worker, made on first use */
+	struct dworker *wk;	/* one per worker */
 	XXH64_state_t *total;	/* consume: indexed content checksum */
 	uint64_t emitted;	/* consume */
 	/* One thread, indexed: the frame is streamed and each piece's
@@ -75,6 +80,17 @@ static uint64_t
 max_window(const struct zd_dec_params *p)
 {
 	return p->max_window != 0 ? p->max_window : DEFAULT_MAX_WINDOW;
+}
+
+/* Round up: the exact cap was checked on each frame header. */
+static unsigned
+window_log_max(const struct zd_dec_params *p)
+{
+	unsigned wl = 0;
+
+	while (wl < 31 && (UINT64_C(1) << wl) < max_window(p))
+		wl++;
+	return wl < ZD_ZSTD_WINLOG_MIN ? ZD_ZSTD_WINLOG_MIN : wl;
 }
 
 static void
@@ -337,11 +353,7 @@ decode_stream(struct dec *d, struct zd_error *err)
 	bool pending = false;
 	int rc = -1;
 
-	/* Round up: the exact cap was checked on each frame header. */
-	while (wl < 31 && (UINT64_C(1) << wl) < max_window(d->p))
-		wl++;
-	if (wl < ZD_ZSTD_WINLOG_MIN)
-		wl = ZD_ZSTD_WINLOG_MIN;
+	wl = window_log_max(d->p);
 	if (dctx == NULL || ibuf == NULL || obuf == NULL) {
 		zd_err(err, ZD_E_NOMEM, "out of memory");
 		goto out;
@@ -402,7 +414,7 @@ d_produce(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 	(void)err;
 	if (i >= d->n)
 		return 0;
-	d->slots[slot].piece = (size_t)i;
+	zd_outq_start(d->q, slot, i);
 	return 1;
 }
 
@@ -418,106 +430,112 @@ piece_prefix(const struct dec *d, size_t i, struct zd_error *err)
 	              (uintmax_t)d->pc[i].off);
 }
 
+/* zd_zseg_out for a worker: chunks of the output queue. */
+static unsigned char *
+w_get(void *ctx, size_t *cap, struct zd_error *err)
+{
+	struct dworker *w = ctx;
+
+	return zd_outq_get(w->d->q, w->slot, cap, err);
+}
+
+static void
+w_put(void *ctx, size_t len)
+{
+	struct dworker *w = ctx;
+
+	zd_outq_put(w->d->q, w->slot, len);
+}
+
+static int
+worker_dctx(struct dworker *w, struct zd_error *err)
+{
+	size_t rc;
+
+	if (w->dctx != NULL)
+		return 0;
+	w->dctx = ZSTD_createDCtx();
+	if (w->dctx == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	rc = ZSTD_DCtx_setParameter(w->dctx, ZSTD_d_windowLogMax,
+	                            (int)window_log_max(w->d->p));
+	return ZSTD_isError(rc) ? zstd_error(rc, w->d->name, err) : 0;
+}
+
 static int
 d_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
       struct zd_error *err)
 {
 	struct dec *d = ctx;
-	struct dslot *s = &d->slots[slot];
-	const struct zd_zseg_piece *pc = &d->pc[i];
-	size_t cap = (size_t)(pc->exact ? pc->usize : pc->bound);
+	struct dworker *w = &d->wk[worker];
+	const struct zd_zseg_out out = { w_get, w_put, w };
+	int rc;
 
-	if (d->dctx[worker] == NULL) {
-		d->dctx[worker] = ZSTD_createDCtx();
-		if (d->dctx[worker] == NULL)
-			return zd_err(err, ZD_E_NOMEM, "out of memory");
-	}
-	if (s->ocap < cap || s->obuf == NULL) {
-		free(s->obuf);
-		s->obuf = malloc(cap > 0 ? cap : 1);
-		s->ocap = s->obuf != NULL ? cap : 0;
-		if (s->obuf == NULL)
-			return zd_err(err, ZD_E_NOMEM, "out of memory");
-	}
-	if (zd_zseg_piece_decode(d->in, d->wlog, pc, d->dctx[worker],
-	                         &s->cbuf, &s->ccap, s->obuf, cap, &s->olen,
-	                         err) < 0) {
+	w->d = d;
+	w->slot = slot;
+	rc = worker_dctx(w, err);
+	if (rc == 0)
+		rc = zd_zseg_piece_stream(d->in, d->wlog, &d->pc[i], w->dctx,
+		                          &w->ibuf, &out, err);
+	if (rc < 0)
 		piece_prefix(d, (size_t)i, err);
-		return -1;
-	}
-	return 0;
+	zd_outq_finish(d->q, slot, rc < 0);
+	return rc;
 }
 
+/* Any worker, one at a time, in order: the bytes of the head piece. */
+static int
+d_write(void *ctx, const unsigned char *buf, size_t len,
+        struct zd_error *err)
+{
+	struct dec *d = ctx;
+
+	if (d->total != NULL)
+		XXH64_update(d->total, buf, len);
+	return emit(d, buf, len, err);
+}
+
+/* Calling thread: piece i is written (by the workers, see outq.h). */
 static int
 d_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 {
 	struct dec *d = ctx;
-	struct dslot *s = &d->slots[slot];
 
-	(void)i;
-	if (d->total != NULL)
-		XXH64_update(d->total, s->obuf, s->olen);
-	if (emit(d, s->obuf, s->olen, err) < 0)
-		return -1;
-	if (s->ocap > BIG_BUF) {
-		free(s->obuf);
-		s->obuf = NULL;
-		s->ocap = 0;
-	}
-	if (s->ccap > BIG_BUF) {
-		free(s->cbuf);
-		s->cbuf = NULL;
-		s->ccap = 0;
-	}
-	return 0;
+	(void)slot;
+	return zd_outq_wait(d->q, i, err);
 }
 
+/* Pieces on threads >= 2 workers, written in order as they are decoded. */
 static int
 decode_pieces(struct dec *d, struct zd_error *err)
 {
 	static const struct zd_sched_ops ops = {
-		d_produce, d_run, d_consume,
+		d_produce, d_run, d_consume, true,
 	};
-	unsigned threads = d->p->threads > 0 ? d->p->threads : 1;
+	unsigned threads = d->p->threads;
 	int rc = -1;
-	uint64_t big = 1;
 
 	if (threads > d->n)
 		threads = (unsigned)d->n;
-	for (size_t i = 0; i < d->n; i++) {
-		uint64_t b = d->pc[i].exact ? d->pc[i].usize : d->pc[i].bound;
-
-		if (b > big)
-			big = b;
-	}
-	/* in flight: 2 pieces a thread, fewer when pieces are huge */
-	d->window = threads > 1 ? 2 * threads : 1;
-	if (threads > 1 && big * d->window > MEM_BUDGET)
-		d->window = MEM_BUDGET / big > threads ?
-		            (unsigned)(MEM_BUDGET / big) : threads;
 	d->nworkers = threads;
-	d->slots = calloc(d->window, sizeof(*d->slots));
-	d->dctx = calloc(d->nworkers, sizeof(*d->dctx));
-	if (d->slots == NULL || d->dctx == NULL) {
+	d->wk = calloc(d->nworkers, sizeof(*d->wk));
+	d->q = zd_outq_new(WINDOW(threads), CHUNK, MEM_BUDGET, d_write, d);
+	if (d->wk == NULL || d->q == NULL) {
 		zd_err(err, ZD_E_NOMEM, "out of memory");
 		goto out;
 	}
-	rc = zd_sched_run(&ops, d, threads, d->window, err);
+	rc = zd_sched_run(&ops, d, threads, WINDOW(threads), err);
 out:
-	if (d->slots != NULL) {
-		for (unsigned i = 0; i < d->window; i++) {
-			free(d->slots[i].cbuf);
-			free(d->slots[i].obuf);
+	if (d->wk != NULL) {
+		for (unsigned i = 0; i < d->nworkers; i++) {
+			ZSTD_freeDCtx(d->wk[i].dctx);
+			free(d->wk[i].ibuf);
 		}
 	}
-	if (d->dctx != NULL) {
-		for (unsigned i = 0; i < d->nworkers; i++)
-			ZSTD_freeDCtx(d->dctx[i]);
-	}
-	free(d->slots);
-	free(d->dctx);
-	d->slots = NULL;
-	d->dctx = NULL;
+	free(d->wk);
+	zd_outq_free(d->q);
+	d->wk = NULL;
+	d->q = NULL;
 	return rc;
 }
 
@@ -579,19 +597,11 @@ decode_indexed(struct dec *d, const struct zd_zstd_frame_info *outer,
 	return rc;
 }
 
-/* True when every piece fits in memory and there is more than one. */
+/* True when there are several pieces and several threads for them. */
 static bool
 pieces_usable(const struct dec *d)
 {
-	if (d->n < 2)
-		return false;
-	for (size_t i = 0; i < d->n; i++) {
-		uint64_t b = d->pc[i].exact ? d->pc[i].usize : d->pc[i].bound;
-
-		if (b > PIECE_CAP || b > SIZE_MAX)
-			return false;
-	}
-	return true;
+	return d->n >= 2 && d->p->threads > 1;
 }
 
 /* True when the pieces come from the index (sizes and hashes known). */
@@ -678,7 +688,7 @@ zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *p,
 	if (looks_indexed(&fl, &at)) {
 		if (plan_indexed(&d, &fl.f[at], &fl.f[at + 1], err) < 0)
 			goto out;
-		if (pieces_usable(&d) && p->threads > 1) {
+		if (pieces_usable(&d)) {
 			rc = decode_indexed(&d, &fl.f[at], err);
 			goto out;
 		}

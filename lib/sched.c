@@ -128,6 +128,10 @@ run_pool(struct sched *s, struct zd_error *err)
 		if (consumed == s->produced)
 			break;
 		sl = &s->slots[consumed % s->window];
+		if (s->ops->early &&
+		    s->ops->consume(s->ctx, consumed,
+		                    (unsigned)(consumed % s->window), err) < 0)
+			return -1;
 		pthread_mutex_lock(&s->lock);
 		while (sl->state != SLOT_DONE)
 			pthread_cond_wait(&s->done, &s->lock);
@@ -136,7 +140,8 @@ run_pool(struct sched *s, struct zd_error *err)
 			*err = sl->err;
 			return -1;
 		}
-		if (s->ops->consume(s->ctx, consumed,
+		if (!s->ops->early &&
+		    s->ops->consume(s->ctx, consumed,
 		                    (unsigned)(consumed % s->window), err) < 0)
 			return -1;
 		sl->state = SLOT_FREE;

@@ -15,6 +15,7 @@
 #ifndef ZDEB_SCHED_H
 #define ZDEB_SCHED_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "lib/error.h"
@@ -35,9 +36,18 @@ struct zd_sched_ops {
 	 */
 	int (*run)(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	           struct zd_error *err);
-	/* Calling thread, in job order: uses job i's result.  Returns 0/-1. */
+	/*
+	 * Calling thread, in job order: uses job i's result.  Returns 0/-1.
+	 * Called once job i is done, or, with early set, as soon as every
+	 * job before it is consumed, while job i may still be queued or
+	 * running: consume then follows the job's progress through ctx (and
+	 * must return once the job has finished).  The slot is reused only
+	 * after both have returned; a failing job's error wins over consume's
+	 * success.
+	 */
 	int (*consume)(void *ctx, uint64_t i, unsigned slot,
 	               struct zd_error *err);
+	bool early;
 };
 
 /*

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
@@ -157,59 +158,175 @@ zd_zseg_pieces_walk(const struct zd_region *in,
 	return 0;
 }
 
+enum { IN_CHUNK = 1 << 20 };
+
+/* The piece's bytes, read IN_CHUNK at a time into a buffer that stays in
+ * the cache: a rebuilt frame header first for a segment, then the region,
+ * with the reset pair's block B marked last. */
+struct feed {
+	const struct zd_region *in;
+	uint64_t off, end;	/* region bytes not read yet */
+	unsigned char *buf;
+	size_t hl;		/* header bytes still to hand out */
+	unsigned wlog;
+	uint64_t flip;		/* region offset of B's header, or none */
+};
+
+static bool
+feed_done(const struct feed *f)
+{
+	return f->hl == 0 && f->off == f->end;
+}
+
+static int
+feed_next(struct feed *f, ZSTD_inBuffer *ib, struct zd_error *err)
+{
+	size_t at = 0, n;
+
+	if (f->hl > 0) {
+		zd_zstd_fhdr_write(f->buf, f->wlog, false, 0, false);
+		at = f->hl;
+		f->hl = 0;
+	}
+	n = IN_CHUNK - at;
+	if (n > f->end - f->off)
+		n = (size_t)(f->end - f->off);
+	if (zd_region_read(f->in, f->buf + at, n, f->off, err) < 0)
+		return -1;
+	if (f->flip >= f->off && f->flip - f->off < n)
+		f->buf[at + (f->flip - f->off)] |= 1;	/* B is last */
+	f->off += n;
+	ib->src = f->buf;
+	ib->size = at + n;
+	ib->pos = 0;
+	return 0;
+}
+
+static int
+zstd_fail(size_t rc, struct zd_error *err)
+{
+	if (ZSTD_getErrorCode(rc) == ZSTD_error_checksum_wrong)
+		return zd_err(err, ZD_E_CHECKSUM, "checksum mismatch");
+	return zd_err(err, ZD_E_FORMAT, "corrupt zstd data: %s",
+	              ZSTD_getErrorName(rc));
+}
+
+/* Hands the output buffer's bytes on, hashed while still in the cache. */
+static int
+out_put(const struct zd_zseg_out *out, ZSTD_outBuffer *ob,
+        XXH64_state_t *hash, uint64_t *produced, uint64_t limit,
+        struct zd_error *err)
+{
+	if (ob->pos > limit - *produced) {
+		out->put(out->ctx, 0);
+		ob->dst = NULL;
+		return zd_err(err, ZD_E_FORMAT, "decodes to more than the "
+		              "%ju bytes %s", (uintmax_t)limit,
+		              hash != NULL ? "the index lists" :
+		              "its blocks can hold");
+	}
+	if (hash != NULL)
+		XXH64_update(hash, ob->dst, ob->pos);
+	*produced += ob->pos;
+	out->put(out->ctx, ob->pos);
+	ob->dst = NULL;
+	return 0;
+}
+
+static int
+stream_piece(ZSTD_DCtx *dctx, struct feed *f, const struct zd_zseg_out *out,
+             XXH64_state_t *hash, uint64_t limit, uint64_t *produced,
+             struct zd_error *err)
+{
+	ZSTD_inBuffer ib = { NULL, 0, 0 };
+	ZSTD_outBuffer ob = { NULL, 0, 0 };
+	size_t rc;
+
+	for (;;) {
+		if (ib.pos == ib.size && !feed_done(f) &&
+		    feed_next(f, &ib, err) < 0)
+			goto fail;
+		if (ob.dst == NULL) {
+			ob.dst = out->get(out->ctx, &ob.size, err);
+			if (ob.dst == NULL)
+				return -1;
+			ob.pos = 0;
+		}
+		rc = ZSTD_decompressStream(dctx, &ob, &ib);
+		if (ZSTD_isError(rc)) {
+			zstd_fail(rc, err);
+			goto fail;
+		}
+		if (rc == 0)
+			break;		/* frame done, all flushed */
+		if (ob.pos == ob.size) {
+			if (out_put(out, &ob, hash, produced, limit, err) < 0)
+				return -1;
+		} else if (ib.pos == ib.size && feed_done(f)) {
+			zd_err(err, ZD_E_FORMAT, "corrupt zstd data: the "
+			       "piece ends inside a block");
+			goto fail;
+		}
+	}
+	if (out_put(out, &ob, hash, produced, limit, err) < 0)
+		return -1;
+	if (ib.pos != ib.size || !feed_done(f))
+		return zd_err(err, ZD_E_FORMAT, "corrupt zstd data: the frame "
+		              "ends before the piece does");
+	return 0;
+fail:
+	if (ob.dst != NULL)
+		out->put(out->ctx, 0);
+	return -1;
+}
+
 int
-zd_zseg_piece_decode(const struct zd_region *in, unsigned window_log,
+zd_zseg_piece_stream(const struct zd_region *in, unsigned window_log,
                      const struct zd_zseg_piece *pc, ZSTD_DCtx *dctx,
-                     unsigned char **cbuf, size_t *ccap,
-                     unsigned char *out, size_t cap, size_t *len,
+                     unsigned char **ibuf, const struct zd_zseg_out *out,
                      struct zd_error *err)
 {
-	size_t hl = pc->segment ? SEG_HDR : 0, need, rc;
+	struct feed f;
+	XXH64_state_t *hash = NULL;
+	uint64_t produced = 0, limit = pc->exact ? pc->usize : pc->bound;
+	size_t rc;
+	int ret;
 
-	if (pc->csize > SIZE_MAX - SEG_HDR)
-		return zd_err(err, ZD_E_LIMIT, "piece too large");
-	need = hl + (size_t)pc->csize;
-	if (*ccap < need || *cbuf == NULL) {
-		free(*cbuf);
-		*cbuf = malloc(need);
-		*ccap = *cbuf != NULL ? need : 0;
-		if (*cbuf == NULL)
-			return zd_err(err, ZD_E_NOMEM, "out of memory");
-	}
-	if (pc->segment) {
-		unsigned char h[ZD_ZSTD_FHDR_MAX];
-
-		zd_zstd_fhdr_write(h, window_log, false, 0, false);
-		memcpy(*cbuf, h, SEG_HDR);
-	}
-	if (zd_region_read(in, *cbuf + hl, (size_t)pc->csize, pc->off,
-	                   err) < 0)
-		return -1;
+	memset(&f, 0, sizeof(f));
+	f.in = in;
+	f.off = pc->off;
+	f.flip = UINT64_MAX;
+	f.hl = pc->segment ? SEG_HDR : 0;
+	f.wlog = window_log;
+	if (__builtin_add_overflow(pc->off, pc->csize, &f.end) ||
+	    f.end > in->len)
+		return zd_err(err, ZD_E_FORMAT, "piece runs past the end of "
+		              "the member");
 	if (pc->reset_tail) {
-		unsigned char *b = *cbuf + need - ZD_ZSEG_RESET_SIZE / 2;
-
-		if (pc->csize < ZD_ZSEG_RESET_SIZE ||
-		    memcmp(*cbuf + need - ZD_ZSEG_RESET_SIZE, zd_zseg_reset,
-		           ZD_ZSEG_RESET_SIZE) != 0)
+		if (pc->csize < ZD_ZSEG_RESET_SIZE)
 			return zd_err(err, ZD_E_FORMAT, "missing reset blocks");
-		b[0] |= 1;	/* block B becomes the last block */
+		f.flip = f.end - ZD_ZSEG_RESET_SIZE / 2;
 	}
-	rc = ZSTD_decompressDCtx(dctx, out, cap, *cbuf, need);
-	if (ZSTD_isError(rc)) {
-		if (ZSTD_getErrorCode(rc) == ZSTD_error_checksum_wrong)
-			return zd_err(err, ZD_E_CHECKSUM, "checksum mismatch");
-		return zd_err(err, ZD_E_FORMAT, "corrupt zstd data: %s",
-		              ZSTD_getErrorName(rc));
-	}
+	if (*ibuf == NULL && (*ibuf = malloc(IN_CHUNK)) == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	f.buf = *ibuf;
+	rc = ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+	if (ZSTD_isError(rc))
+		return zstd_fail(rc, err);
 	if (pc->exact) {
-		if (rc != pc->usize)
-			return zd_err(err, ZD_E_CHECKSUM, "decoded size %zu "
-			              "does not match the index (%ju)", rc,
-			              (uintmax_t)pc->usize);
-		if (XXH64(out, rc, 0) != pc->hash)
-			return zd_err(err, ZD_E_CHECKSUM, "decoded bytes do "
-			              "not match the index hash");
+		hash = XXH64_createState();
+		if (hash == NULL)
+			return zd_err(err, ZD_E_NOMEM, "out of memory");
+		XXH64_reset(hash, 0);
 	}
-	*len = rc;
-	return 0;
+	ret = stream_piece(dctx, &f, out, hash, limit, &produced, err);
+	if (ret == 0 && pc->exact && produced != pc->usize)
+		ret = zd_err(err, ZD_E_CHECKSUM, "decoded size %ju does not "
+		             "match the index (%ju)", (uintmax_t)produced,
+		             (uintmax_t)pc->usize);
+	if (ret == 0 && pc->exact && XXH64_digest(hash) != pc->hash)
+		ret = zd_err(err, ZD_E_CHECKSUM, "decoded bytes do not match "
+		             "the index hash");
+	XXH64_freeState(hash);
+	return ret;
 }

@@ -56,17 +56,30 @@ int zd_zseg_pieces_walk(const struct zd_region *in,
                         struct zd_zseg_piece **pieces, size_t *n,
                         struct zd_error *err);
 
+/* Where a piece's decoded bytes go, a buffer at a time. */
+struct zd_zseg_out {
+	/* A buffer to decode into (*cap bytes), or NULL with err set. */
+	unsigned char *(*get)(void *ctx, size_t *cap, struct zd_error *err);
+	/* The buffer from get() holds len bytes (0: given back unused). */
+	void (*put)(void *ctx, size_t len);
+	void *ctx;
+};
+
 /*
- * Decodes piece pc of region in into out (cap >= pc->bound, or pc->usize
- * when exact).  window_log is the outer frame's, for segments.  *cbuf /
- * *ccap is a reusable input buffer.  Checks the size and hash when exact.
- * Returns 0 with *len set, or -1 with err set: ZD_E_FORMAT (corrupt data),
- * ZD_E_CHECKSUM (hash or size mismatch), ZD_E_NOMEM, ZD_E_IO.
+ * Decodes piece pc of region in with dctx (windowLogMax already set),
+ * handing the bytes to out as they come; each get() is followed by one
+ * put().  window_log is the outer frame's, for segments.  *ibuf is a
+ * reusable 1 MiB input buffer, allocated on first use (free it when done).
+ * Checks the size and hash when exact - after the bytes are handed on, as
+ * a frame checksum comes after its frame's bytes - and never hands on
+ * more than the size (or bound).  Returns 0, or -1 with err set:
+ * ZD_E_FORMAT (corrupt data), ZD_E_CHECKSUM (hash or size mismatch),
+ * ZD_E_NOMEM, ZD_E_IO, or get()'s error.
  */
-int zd_zseg_piece_decode(const struct zd_region *in, unsigned window_log,
+int zd_zseg_piece_stream(const struct zd_region *in, unsigned window_log,
                          const struct zd_zseg_piece *pc, ZSTD_DCtx *dctx,
-                         unsigned char **cbuf, size_t *ccap,
-                         unsigned char *out, size_t cap, size_t *len,
+                         unsigned char **ibuf,
+                         const struct zd_zseg_out *out,
                          struct zd_error *err);
 
 #endif

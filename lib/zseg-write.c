@@ -491,7 +491,7 @@ zd_zseg_compress(const struct zd_comp_params *p, int in_fd, uint64_t in_size,
                  int out_fd, struct zd_error *err)
 {
 	static const struct zd_sched_ops ops = {
-		w_produce, w_run, w_consume,
+		w_produce, w_run, w_consume, false,
 	};
 	struct writer w;
 	unsigned threads = p->threads > 0 ? p->threads : 1;

@@ -84,7 +84,8 @@ t_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 	return 0;
 }
 
-static const struct zd_sched_ops ops = { t_produce, t_run, t_consume };
+static const struct zd_sched_ops ops = { t_produce, t_run, t_consume,
+                                          false };
 
 static void
 ctx_init(struct job_ctx *c, unsigned window)

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * outq.h - decoded pieces written in order by the threads that decode them
+ *
+ * Workers decode pieces (jobs, numbered in output order) into fixed-size
+ * chunks and put each chunk on their job's queue.  Whichever worker puts
+ * a chunk while no one else is writing becomes the writer: it writes every
+ * queued chunk of the head job (the lowest job not yet written), moving on
+ * job after job, and gives the chunks back to a pool.  So the head job's
+ * bytes are written by its own worker right after decoding them, in a
+ * chunk that is still in the cache (and is reused at once); later jobs'
+ * chunks wait in their queues.  No third thread competes for the cores;
+ * the calling thread only waits for jobs to be written.
+ *
+ * The pool is bounded: once max_bytes are allocated, a worker waits for a
+ * free chunk - the head job's worker only while it has chunks queued
+ * (which the writer will give back), so the writer always makes progress.
+ * Once a job fails, workers of later jobs waiting for a chunk give up;
+ * once a write fails, all do.
+ */
+#ifndef ZDEB_OUTQ_H
+#define ZDEB_OUTQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/error.h"
+
+struct zd_outq;
+
+/* Writes len bytes; called by one thread at a time, in order. */
+typedef int (*zd_outq_write_fn)(void *ctx, const unsigned char *buf,
+                                size_t len, struct zd_error *err);
+
+/* nslots job slots; chunks of chunk_size bytes, max_bytes of them (but
+ * see above); jobs written through write(ctx, ...).  NULL if out of
+ * memory. */
+struct zd_outq *zd_outq_new(unsigned nslots, size_t chunk_size,
+                            size_t max_bytes, zd_outq_write_fn write,
+                            void *ctx);
+void zd_outq_free(struct zd_outq *q);
+
+/* Calling thread, before queuing job (numbered from 0, in order) in
+ * slot. */
+void zd_outq_start(struct zd_outq *q, unsigned slot, uint64_t job);
+
+/* Worker of the job in slot: a chunk to decode into (*cap bytes), or NULL
+ * with err set (ZD_E_NOMEM, or ZD_E_INTERNAL when given up).  Each chunk
+ * goes back with zd_outq_put(). */
+unsigned char *zd_outq_get(struct zd_outq *q, unsigned slot, size_t *cap,
+                           struct zd_error *err);
+/* Worker: the chunk from get() holds len bytes (0: unused) for the job in
+ * slot; writes what can be written unless another thread is writing. */
+void zd_outq_put(struct zd_outq *q, unsigned slot, size_t len);
+/* Worker: the job in slot is over (failed or not); writes likewise. */
+void zd_outq_finish(struct zd_outq *q, unsigned slot, bool failed);
+
+/*
+ * Calling thread: waits until job is written whole or cannot be: returns
+ * 0 when written or when the job itself failed (its error is the
+ * scheduler's), -1 with err set when a write failed.
+ */
+int zd_outq_wait(struct zd_outq *q, uint64_t job, struct zd_error *err);
+
+#endif

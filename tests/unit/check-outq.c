@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check-outq.c - pieces written in order by their workers: order, the
+ * bounded pool, job and write failures, no hang (run through zd_sched_run
+ * with early consume, as pdecode.c does)
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/outq.h"
+#include "lib/sched.h"
+#include "tests/unit/testutil.h"
+
+enum { NJOBS = 60, CHUNK = 4096 };
+
+struct oq_test {
+	struct zd_outq *q;
+	uint64_t njobs;
+	int64_t fail_job;	/* job whose run fails, -1: none */
+	uint64_t fail_write_at;	/* write failing past this many bytes */
+	bool slow_head;		/* job 0 decodes slowly: later ones queue */
+	unsigned char *out;	/* written bytes */
+	size_t out_len, out_cap;
+	uint64_t total;		/* bytes all jobs produce */
+};
+
+/* Job i produces job_len(i) bytes, byte k being (i * 31 + k) & 0xff. */
+static size_t
+job_len(uint64_t i)
+{
+	return (size_t)((i * 7919) % 5) * 3000 + (i % 3 == 0 ? 0 : 17);
+}
+
+static int
+t_write(void *ctx, const unsigned char *buf, size_t len, struct zd_error *err)
+{
+	struct oq_test *t = ctx;
+
+	if (t->out_len + len > t->fail_write_at)
+		return zd_err(err, ZD_E_IO, "write failed at %zu",
+		              t->out_len);
+	ck_assert_uint_le(t->out_len + len, t->out_cap);
+	memcpy(t->out + t->out_len, buf, len);
+	t->out_len += len;
+	return 0;
+}
+
+static int
+t_produce(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
+{
+	struct oq_test *t = ctx;
+
+	(void)err;
+	if (i >= t->njobs)
+		return 0;
+	zd_outq_start(t->q, slot, i);
+	return 1;
+}
+
+static int
+t_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
+      struct zd_error *err)
+{
+	struct oq_test *t = ctx;
+	size_t len = job_len(i), k = 0;
+
+	(void)worker;
+	while (k < len) {
+		size_t cap, n;
+		unsigned char *buf = zd_outq_get(t->q, slot, &cap, err);
+
+		if (buf == NULL) {
+			zd_outq_finish(t->q, slot, true);
+			return -1;
+		}
+		ck_assert_uint_eq(cap, CHUNK);
+		n = len - k < cap / 2 ? len - k : cap / 2;
+		for (size_t j = 0; j < n; j++)
+			buf[j] = (unsigned char)((i * 31 + k + j) & 0xff);
+		if (i == 0 && t->slow_head)
+			usleep(2000);
+		zd_outq_put(t->q, slot, n);
+		k += n;
+	}
+	if ((int64_t)i == t->fail_job) {
+		zd_err(err, ZD_E_FORMAT, "job %ju failed", (uintmax_t)i);
+		zd_outq_finish(t->q, slot, true);
+		return -1;
+	}
+	zd_outq_finish(t->q, slot, false);
+	return 0;
+}
+
+static int
+t_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
+{
+	struct oq_test *t = ctx;
+
+	(void)slot;
+	return zd_outq_wait(t->q, i, err);
+}
+
+static const struct zd_sched_ops ops = { t_produce, t_run, t_consume,
+                                          true };
+
+static void
+oq_init(struct oq_test *t, unsigned threads, size_t max_bytes)
+{
+	memset(t, 0, sizeof(*t));
+	t->njobs = NJOBS;
+	t->fail_job = -1;
+	t->fail_write_at = UINT64_MAX;
+	for (uint64_t i = 0; i < t->njobs; i++)
+		t->total += job_len(i);
+	t->out_cap = (size_t)t->total;
+	t->out = malloc(t->out_cap);
+	ck_assert_ptr_nonnull(t->out);
+	t->q = zd_outq_new(threads + 1, CHUNK, max_bytes, t_write, t);
+	ck_assert_ptr_nonnull(t->q);
+}
+
+static void
+oq_done(struct oq_test *t)
+{
+	zd_outq_free(t->q);
+	free(t->out);
+}
+
+/* Bytes of jobs 0 .. jobs-1. */
+static size_t
+jobs_len(uint64_t jobs)
+{
+	size_t n = 0;
+
+	for (uint64_t i = 0; i < jobs; i++)
+		n += job_len(i);
+	return n;
+}
+
+/* What is written is the start of jobs 0, 1, ... in order. */
+static void
+check_written(const struct oq_test *t)
+{
+	size_t at = 0;
+
+	for (uint64_t i = 0; at < t->out_len; i++) {
+		for (size_t k = 0; k < job_len(i) && at + k < t->out_len; k++)
+			ck_assert_uint_eq(t->out[at + k],
+			                  (unsigned char)((i * 31 + k) & 0xff));
+		at += job_len(i);
+	}
+}
+
+/* The written bytes are exactly jobs 0 .. jobs-1, whole. */
+static void
+check_prefix(const struct oq_test *t, uint64_t jobs)
+{
+	check_written(t);
+	ck_assert_uint_eq(t->out_len, jobs_len(jobs));
+}
+
+static const unsigned thread_counts[] = { 2, 3, 8 };
+
+START_TEST(test_outq_order)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct oq_test t;
+	unsigned threads = thread_counts[_i];
+
+	oq_init(&t, threads, 64 * CHUNK);
+	ck_assert_zd_ok(zd_sched_run(&ops, &t, threads, threads + 1, &err),
+	                &err);
+	check_prefix(&t, t.njobs);
+	oq_done(&t);
+}
+END_TEST
+
+/* A pool of 2 chunks with a slow head: later jobs wait, nothing hangs. */
+START_TEST(test_outq_small_pool)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct oq_test t;
+	unsigned threads = thread_counts[_i];
+
+	oq_init(&t, threads, 2 * CHUNK);
+	t.slow_head = true;
+	ck_assert_zd_ok(zd_sched_run(&ops, &t, threads, threads + 1, &err),
+	                &err);
+	check_prefix(&t, t.njobs);
+	oq_done(&t);
+}
+END_TEST
+
+/* A failing job: everything before it written, its error reported, and
+ * workers of later jobs waiting for a chunk give up. */
+START_TEST(test_outq_job_failure)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct oq_test t;
+	unsigned threads = thread_counts[_i];
+
+	oq_init(&t, threads, 2 * CHUNK);
+	t.fail_job = 23;
+	ck_assert_int_eq(zd_sched_run(&ops, &t, threads, threads + 1, &err),
+	                 -1);
+	ck_assert_str_eq(err.msg, "job 23 failed");
+	/* jobs 0-22 whole; of job 23, what was put before it failed */
+	check_written(&t);
+	ck_assert_uint_ge(t.out_len, jobs_len(23));
+	ck_assert_uint_le(t.out_len, jobs_len(24));
+	oq_done(&t);
+}
+END_TEST
+
+/* A failing write: its error reported, every waiting worker gives up. */
+START_TEST(test_outq_write_failure)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct oq_test t;
+	unsigned threads = thread_counts[_i];
+
+	oq_init(&t, threads, 2 * CHUNK);
+	t.slow_head = true;
+	t.fail_write_at = 50000;
+	ck_assert_int_eq(zd_sched_run(&ops, &t, threads, threads + 1, &err),
+	                 -1);
+	ck_assert_int_eq(err.code, ZD_E_IO);
+	ck_assert_msg(strncmp(err.msg, "write failed at ", 16) == 0, "%s",
+	              err.msg);
+	ck_assert_uint_le(t.out_len, 50000);
+	ck_assert_uint_gt(t.out_len, 50000 - CHUNK);
+	check_written(&t);
+	oq_done(&t);
+}
+END_TEST
+
+static Suite *
+outq_suite(void)
+{
+	Suite *s = suite_create("outq");
+	TCase *core = tcase_create("core");
+	TCase *malformed = tcase_create("malformed");
+	int n = (int)(sizeof(thread_counts) / sizeof(thread_counts[0]));
+
+	tcase_set_timeout(core, 30);
+	tcase_set_timeout(malformed, 30);
+	tcase_add_loop_test(core, test_outq_order, 0, n);
+	tcase_add_loop_test(core, test_outq_small_pool, 0, n);
+	tcase_add_loop_test(malformed, test_outq_job_failure, 0, n);
+	tcase_add_loop_test(malformed, test_outq_write_failure, 0, n);
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, malformed);
+	return s;
+}
+
+int
+main(void)
+{
+	return zd_test_main(outq_suite());
+}
