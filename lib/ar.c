@@ -78,7 +78,7 @@ write_padding(int fd, uint64_t size, struct zd_error *err)
 
 int
 zd_ar_write_member_fd(int fd, const char *name, uint64_t mtime, int in_fd,
-                      uint64_t size, struct zd_error *err)
+                      uint64_t in_off, uint64_t size, struct zd_error *err)
 {
 	enum { CHUNK = 1 << 17 };
 	unsigned char *buf = NULL;
@@ -93,7 +93,7 @@ zd_ar_write_member_fd(int fd, const char *name, uint64_t mtime, int in_fd,
 	while (off < size) {
 		size_t n = size - off > CHUNK ? CHUNK : (size_t)(size - off);
 
-		if (zd_pread_all(in_fd, buf, n, off, err) < 0) {
+		if (zd_pread_all(in_fd, buf, n, in_off + off, err) < 0) {
 			if (err != NULL && err->code == ZD_E_FORMAT)
 				err->code = ZD_E_IO;
 			zd_err_prefix(err, "cannot copy ar member '%s'", name);

@@ -16,6 +16,7 @@
 
 #include "lib/ar.h"
 #include "lib/build.h"
+#include "lib/encoder.h"
 #include "lib/fdio.h"
 #include "lib/instsize.h"
 #include "lib/md5sums.h"
@@ -86,47 +87,63 @@ report(const struct zd_build_opts *o, const char *stage, uint64_t bytes)
 }
 
 typedef int tarbuild_fn(const char *dir, const struct zd_tar_opts *o,
-                        int out_fd, uint64_t *size, struct zd_error *err);
+                        const struct zd_sink *out, uint64_t *size,
+                        struct zd_error *err);
+
+/* The encoder's sink, reporting progress every PROGRESS_EVERY bytes. */
+#define PROGRESS_EVERY (UINT64_C(16) << 20)
+struct fed {
+	struct zd_encoder *e;
+	const struct zd_build_opts *o;
+	const char *what;
+	uint64_t bytes, told;
+};
+
+static int
+fed_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
+{
+	struct fed *f = ctx;
+
+	f->bytes += len;
+	if (f->bytes - f->told >= PROGRESS_EVERY) {
+		report(f->o, f->what, f->bytes);
+		f->told = f->bytes;
+	}
+	return zd_encoder_write(f->e, buf, len, err);
+}
 
 /*
- * Makes one compressed tar member in a temporary file: tar to a spool
- * file, then compressed to *out_fd (size in *out_size).
+ * Makes one compressed tar member: the tar stream goes straight into the
+ * encoder; the member is (*out_fd)[*out_off, *out_off + *out_size).
  */
 static int
 make_member(const char *dir, tarbuild_fn *fn, const struct zd_tar_opts *to,
             const struct zd_comp_params *cp, const char *what,
-            const struct zd_build_opts *o, int *out_fd, uint64_t *out_size,
-            struct zd_error *err)
+            const struct zd_build_opts *o, int *out_fd, uint64_t *out_off,
+            uint64_t *out_size, struct zd_error *err)
 {
-	char stage[64];
-	int tar_fd = -1, cfd = -1;
-	uint64_t tar_size = 0;
+	struct fed f = { NULL, o, what, 0, 0 };
+	struct zd_sink sink = { fed_write, &f };
+	uint64_t in_size;
 	int rc = -1;
 
-	tar_fd = zd_tmpfile(err);
-	if (tar_fd < 0)
+	f.e = zd_encoder_new(cp, err);
+	if (f.e == NULL) {
+		zd_err_prefix(err, "cannot compress %s", what);
 		return -1;
+	}
 	report(o, what, 0);
-	if (fn(dir, to, tar_fd, &tar_size, err) < 0)
+	if (fn(dir, to, &sink, NULL, err) < 0)
 		goto out;
-	cfd = zd_tmpfile(err);
-	if (cfd < 0)
-		goto out;
-	snprintf(stage, sizeof(stage), "compress %s", what);
-	report(o, stage, tar_size);
-	if (zd_compress(cp, tar_fd, tar_size, cfd, err) < 0) {
+	if (zd_encoder_finish(f.e, out_fd, out_off, out_size, &in_size,
+	                      err) < 0) {
 		zd_err_prefix(err, "cannot compress %s", what);
 		goto out;
 	}
-	if (zd_fd_size(cfd, out_size, err) < 0)
-		goto out;
-	*out_fd = cfd;
-	cfd = -1;
+	report(o, what, in_size);
 	rc = 0;
 out:
-	if (cfd >= 0)
-		close(cfd);
-	close(tar_fd);
+	zd_encoder_free(f.e);
 	return rc;
 }
 
@@ -181,10 +198,11 @@ write_ar(int fd, const struct zd_deb_parts *parts, struct zd_error *err)
 	    zd_ar_write_member_buf(fd, "debian-binary", parts->mtime, magic,
 	                           sizeof(magic) - 1, err) < 0 ||
 	    zd_ar_write_member_fd(fd, parts->control_name, parts->mtime,
-	                          parts->control_fd, parts->control_size,
-	                          err) < 0 ||
+	                          parts->control_fd, parts->control_off,
+	                          parts->control_size, err) < 0 ||
 	    zd_ar_write_member_fd(fd, parts->data_name, parts->mtime,
-	                          parts->data_fd, parts->data_size, err) < 0)
+	                          parts->data_fd, parts->data_off,
+	                          parts->data_size, err) < 0)
 		return -1;
 	return 0;
 }
@@ -361,14 +379,15 @@ zd_build_deb(const char *dir, const char *out_path,
 	to.n_extra = g.n;
 	if (make_member(dir, zd_tarbuild_control, &to, &o->control,
 	                "control.tar", o, &parts.control_fd,
-	                &parts.control_size, err) < 0)
+	                &parts.control_off, &parts.control_size, err) < 0)
 		goto out;
 	to.extra = NULL;
 	to.n_extra = 0;
 	to.control_mode = false;
 	to.root_owner_group = o->root_owner_group;
 	if (make_member(dir, zd_tarbuild_data, &to, &o->data, "data.tar", o,
-	                &parts.data_fd, &parts.data_size, err) < 0)
+	                &parts.data_fd, &parts.data_off, &parts.data_size,
+	                err) < 0)
 		goto out;
 	rc = zd_build_write_deb(out_path, &parts, err);
 out:

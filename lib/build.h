@@ -26,8 +26,9 @@ struct zd_build_opts {
 	 */
 	bool gen_md5sums;
 	bool gen_installed_size;
-	/* Stage reports ("control.tar", "data.tar", "compress data.tar");
-	 * NULL for none. */
+	/* Stage reports ("control.tar", "data.tar") with the tar bytes made
+	 * so far (tar and compression run together), every 16 MiB and at
+	 * the end; NULL for none. */
 	void (*progress)(void *ctx, const char *stage, uint64_t bytes);
 	void *progress_ctx;
 };
@@ -55,9 +56,11 @@ struct zd_deb_parts {
 	uint64_t mtime;			/* ar member mtime */
 	char control_name[17];		/* "control.tar.zst" */
 	int control_fd;
+	uint64_t control_off;		/* first byte in control_fd */
 	uint64_t control_size;
 	char data_name[17];
 	int data_fd;
+	uint64_t data_off;
 	uint64_t data_size;
 };
 

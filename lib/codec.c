@@ -289,8 +289,7 @@ zd_codec_fixup_params(struct zd_comp_params *p)
 }
 
 int
-zd_compress(const struct zd_comp_params *p, int in_fd, uint64_t in_size,
-            int out_fd, struct zd_error *err)
+zd_comp_params_check(const struct zd_comp_params *p, struct zd_error *err)
 {
 	const struct zd_codec *c = zd_codec_get(p->type);
 	int min, max;
@@ -307,7 +306,16 @@ zd_compress(const struct zd_comp_params *p, int in_fd, uint64_t in_size,
 		return zd_err(err, ZD_E_USAGE, "compression strategy '%s' is "
 		              "not valid for %s", zd_strategy_name(p->strategy),
 		              c->name);
-	return c->compress(p, in_fd, in_size, out_fd, err);
+	return 0;
+}
+
+int
+zd_compress(const struct zd_comp_params *p, int in_fd, uint64_t in_size,
+            int out_fd, struct zd_error *err)
+{
+	if (zd_comp_params_check(p, err) < 0)
+		return -1;
+	return zd_codec_get(p->type)->compress(p, in_fd, in_size, out_fd, err);
 }
 
 int

@@ -113,6 +113,11 @@ const char *zd_strategy_name(enum zd_strategy s);
  */
 void zd_codec_fixup_params(struct zd_comp_params *p);
 
+/* 0 if p can compress (a writable codec, level and strategy valid for
+ * it), else -1 with err set as zd_compress() does. */
+int zd_comp_params_check(const struct zd_comp_params *p,
+                         struct zd_error *err);
+
 /*
  * Compresses in_fd[0, in_size) to out_fd with p (dispatches on p->type).
  * Returns 0, or -1 with err set: ZD_E_USAGE if p->level or p->strategy is

@@ -25,7 +25,7 @@ struct slot {
 	struct zd_error err;	/* the job's error; the running worker's */
 };
 
-struct sched {
+struct zd_sched {
 	const struct zd_sched_ops *ops;
 	void *ctx;
 	unsigned window;
@@ -35,13 +35,16 @@ struct sched {
 	pthread_cond_t work;	/* workers wait for a job or stop */
 	pthread_cond_t done;	/* the calling thread waits for a job */
 	uint64_t produced;	/* written by the calling thread, lock held */
+	uint64_t consumed;	/* calling thread only */
+	struct worker *workers;
+	unsigned started;	/* workers running */
 	uint64_t next_run;	/* next job to start; lock held */
 	bool failed;		/* a job failed: start none; lock held */
 	bool stop;		/* workers exit; lock held */
 };
 
 struct worker {
-	struct sched *s;
+	struct zd_sched *s;
 	unsigned id;
 	pthread_t thread;
 };
@@ -50,7 +53,7 @@ static void *
 worker_main(void *arg)
 {
 	struct worker *w = arg;
-	struct sched *s = w->s;
+	struct zd_sched *s = w->s;
 
 	pthread_mutex_lock(&s->lock);
 	for (;;) {
@@ -82,135 +85,183 @@ worker_main(void *arg)
 	return NULL;
 }
 
+/* Consumes the oldest job in flight, after waiting for it. */
 static int
-run_inline(const struct zd_sched_ops *ops, void *ctx, unsigned window,
-           struct zd_error *err)
+consume_one(struct zd_sched *s, struct zd_error *err)
 {
-	for (uint64_t i = 0;; i++) {
-		unsigned slot = (unsigned)(i % window);
-		int rc = ops->produce(ctx, i, slot, err);
+	uint64_t i = s->consumed;
+	unsigned slot = (unsigned)(i % s->window);
+	struct slot *sl = &s->slots[slot];
 
-		if (rc <= 0)
-			return rc;
-		if (ops->run(ctx, 0, i, slot, err) < 0)
-			return -1;
-		if (ops->consume(ctx, i, slot, err) < 0)
-			return -1;
-	}
-}
-
-static int
-run_pool(struct sched *s, struct zd_error *err)
-{
-	struct zd_error perr = ZD_ERROR_INIT;
-	bool more = true, produce_failed = false;
-	uint64_t consumed = 0;
-
-	for (;;) {
-		struct slot *sl;
-
-		while (more && s->produced - consumed < s->window) {
-			uint64_t i = s->produced;
-			unsigned slot = (unsigned)(i % s->window);
-			int rc = s->ops->produce(s->ctx, i, slot, &perr);
-
-			if (rc <= 0) {
-				more = false;
-				produce_failed = rc < 0;
-				break;
-			}
-			pthread_mutex_lock(&s->lock);
-			s->slots[slot].state = SLOT_QUEUED;
-			s->produced++;
-			pthread_cond_signal(&s->work);
-			pthread_mutex_unlock(&s->lock);
-		}
-		if (consumed == s->produced)
-			break;
-		sl = &s->slots[consumed % s->window];
-		if (s->ops->early &&
-		    s->ops->consume(s->ctx, consumed,
-		                    (unsigned)(consumed % s->window), err) < 0)
-			return -1;
-		pthread_mutex_lock(&s->lock);
-		while (sl->state != SLOT_DONE)
-			pthread_cond_wait(&s->done, &s->lock);
-		pthread_mutex_unlock(&s->lock);
-		if (sl->rc < 0) {
-			*err = sl->err;
-			return -1;
-		}
-		if (!s->ops->early &&
-		    s->ops->consume(s->ctx, consumed,
-		                    (unsigned)(consumed % s->window), err) < 0)
-			return -1;
-		sl->state = SLOT_FREE;
-		consumed++;
-	}
-	if (produce_failed) {
+	if (s->ops->early && s->ops->consume(s->ctx, i, slot, err) < 0)
+		return -1;
+	pthread_mutex_lock(&s->lock);
+	while (sl->state != SLOT_DONE)
+		pthread_cond_wait(&s->done, &s->lock);
+	pthread_mutex_unlock(&s->lock);
+	if (sl->rc < 0) {
 		if (err != NULL)
-			*err = perr;
+			*err = sl->err;
 		return -1;
 	}
+	if (!s->ops->early && s->ops->consume(s->ctx, i, slot, err) < 0)
+		return -1;
+	sl->state = SLOT_FREE;
+	s->consumed++;
 	return 0;
+}
+
+static void
+stop_workers(struct zd_sched *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->stop = true;
+	s->failed = true;
+	pthread_cond_broadcast(&s->work);
+	pthread_mutex_unlock(&s->lock);
+	for (unsigned i = 0; i < s->started; i++)
+		pthread_join(s->workers[i].thread, NULL);
+	s->started = 0;
+}
+
+static void
+sched_free(struct zd_sched *s)
+{
+	stop_workers(s);
+	pthread_cond_destroy(&s->done);
+	pthread_cond_destroy(&s->work);
+	pthread_mutex_destroy(&s->lock);
+	free(s->workers);
+	free(s->slots);
+	free(s);
+}
+
+struct zd_sched *
+zd_sched_start(const struct zd_sched_ops *ops, void *ctx, unsigned threads,
+               unsigned window, struct zd_error *err)
+{
+	struct zd_sched *s = calloc(1, sizeof(*s));
+	unsigned nworkers;
+
+	if (s == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (window == 0)
+		window = 1;
+	if (threads <= 1)
+		window = 1;	/* each job is run and consumed at once */
+	nworkers = threads <= 1 ? 0 : threads < window ? threads : window;
+	s->ops = ops;
+	s->ctx = ctx;
+	s->window = window;
+	s->slots = calloc(window, sizeof(*s->slots));
+	s->workers = calloc(nworkers > 0 ? nworkers : 1, sizeof(*s->workers));
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->work, NULL);
+	pthread_cond_init(&s->done, NULL);
+	if (s->slots == NULL || s->workers == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		sched_free(s);
+		return NULL;
+	}
+	for (; s->started < nworkers; s->started++) {
+		struct worker *w = &s->workers[s->started];
+		int e;
+
+		w->s = s;
+		w->id = s->started;
+		e = pthread_create(&w->thread, NULL, worker_main, w);
+		if (e != 0) {
+			errno = e;
+			zd_err_errno(err, ZD_E_NOMEM, "cannot create thread");
+			sched_free(s);
+			return NULL;
+		}
+	}
+	return s;
+}
+
+int
+zd_sched_next_slot(struct zd_sched *s, unsigned *slot, struct zd_error *err)
+{
+	if (s->produced - s->consumed == s->window &&
+	    consume_one(s, err) < 0)
+		return -1;
+	*slot = (unsigned)(s->produced % s->window);
+	return 0;
+}
+
+int
+zd_sched_submit(struct zd_sched *s, struct zd_error *err)
+{
+	uint64_t i = s->produced;
+	unsigned slot = (unsigned)(i % s->window);
+
+	if (s->started == 0) {
+		/* one thread: run and consume it now */
+		if (s->ops->run(s->ctx, 0, i, slot, err) < 0)
+			return -1;
+		s->produced++;
+		if (s->ops->consume(s->ctx, i, slot, err) < 0)
+			return -1;
+		s->consumed++;
+		return 0;
+	}
+	pthread_mutex_lock(&s->lock);
+	s->slots[slot].state = SLOT_QUEUED;
+	s->produced++;
+	pthread_cond_signal(&s->work);
+	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
+
+int
+zd_sched_finish(struct zd_sched *s, bool consume, struct zd_error *err)
+{
+	int rc = 0;
+
+	while (consume && s->consumed < s->produced)
+		if (consume_one(s, err) < 0) {
+			rc = -1;
+			break;
+		}
+	sched_free(s);
+	return rc;
 }
 
 int
 zd_sched_run(const struct zd_sched_ops *ops, void *ctx, unsigned threads,
              unsigned window, struct zd_error *err)
 {
-	struct sched s;
-	struct worker *workers = NULL;
-	unsigned nworkers = 0, started = 0;
-	int rc = -1;
+	struct zd_error perr = ZD_ERROR_INIT;
+	struct zd_sched *s = zd_sched_start(ops, ctx, threads, window, err);
+	unsigned slot;
+	int rc;
 
-	if (window == 0)
-		window = 1;
-	if (threads <= 1)
-		return run_inline(ops, ctx, window, err);
-
-	memset(&s, 0, sizeof(s));
-	s.ops = ops;
-	s.ctx = ctx;
-	s.window = window;
-	nworkers = threads < window ? threads : window;
-	s.slots = calloc(window, sizeof(*s.slots));
-	workers = calloc(nworkers, sizeof(*workers));
-	if (s.slots == NULL || workers == NULL) {
-		free(s.slots);
-		free(workers);
-		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	}
-	pthread_mutex_init(&s.lock, NULL);
-	pthread_cond_init(&s.work, NULL);
-	pthread_cond_init(&s.done, NULL);
-
-	for (; started < nworkers; started++) {
-		int e;
-
-		workers[started].s = &s;
-		workers[started].id = started;
-		e = pthread_create(&workers[started].thread, NULL, worker_main,
-		                   &workers[started]);
-		if (e != 0) {
-			errno = e;
-			zd_err_errno(err, ZD_E_NOMEM, "cannot create thread");
-			goto out;
+	if (s == NULL)
+		return -1;
+	for (;;) {
+		if (zd_sched_next_slot(s, &slot, err) < 0) {
+			zd_sched_finish(s, false, NULL);
+			return -1;
+		}
+		rc = ops->produce(ctx, s->produced, slot, &perr);
+		if (rc <= 0)
+			break;
+		if (zd_sched_submit(s, err) < 0) {
+			zd_sched_finish(s, false, NULL);
+			return -1;
 		}
 	}
-	rc = run_pool(&s, err);
-out:
-	pthread_mutex_lock(&s.lock);
-	s.stop = true;
-	s.failed = true;
-	pthread_cond_broadcast(&s.work);
-	pthread_mutex_unlock(&s.lock);
-	for (unsigned i = 0; i < started; i++)
-		pthread_join(workers[i].thread, NULL);
-	pthread_cond_destroy(&s.done);
-	pthread_cond_destroy(&s.work);
-	pthread_mutex_destroy(&s.lock);
-	free(workers);
-	free(s.slots);
-	return rc;
+	/* jobs produced before a produce failure still complete in order,
+	 * and one of them failing wins */
+	if (zd_sched_finish(s, true, err) < 0)
+		return -1;
+	if (rc < 0) {
+		if (err != NULL)
+			*err = perr;
+		return -1;
+	}
+	return 0;
 }

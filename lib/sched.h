@@ -51,6 +51,30 @@ struct zd_sched_ops {
 };
 
 /*
+ * The same pool driven by the caller (no produce callback): the caller
+ * fills the slot zd_sched_next_slot() gives, then submits it; results are
+ * consumed in order as the window fills and by zd_sched_finish().
+ *
+ * zd_sched_start: `threads` workers (1: none; each job is run and
+ * consumed inside zd_sched_submit), at most `window` jobs in flight.
+ * Returns NULL with err set (ZD_E_NOMEM).
+ */
+struct zd_sched;
+struct zd_sched *zd_sched_start(const struct zd_sched_ops *ops, void *ctx,
+                                unsigned threads, unsigned window,
+                                struct zd_error *err);
+/* The slot of the next job, after consuming the oldest job if the window
+ * is full.  Returns 0, or -1 with that job's error (call finish). */
+int zd_sched_next_slot(struct zd_sched *s, unsigned *slot,
+                       struct zd_error *err);
+/* Queues the job filled in the slot from zd_sched_next_slot().  Returns 0,
+ * or -1 with err set (one thread: the job's run or consume failed). */
+int zd_sched_submit(struct zd_sched *s, struct zd_error *err);
+/* With consume, consumes every job left in order (-1 with the first
+ * failing job's error); then stops the workers and frees s, always. */
+int zd_sched_finish(struct zd_sched *s, bool consume, struct zd_error *err);
+
+/*
  * Runs every job produced, on `threads` workers (1: no thread is created),
  * with at most `window` jobs in flight (window >= 1).  Returns 0, or -1
  * with err set to the error of the lowest-numbered failing job (a produce

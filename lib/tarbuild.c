@@ -49,7 +49,7 @@ struct tarbuild {
 	const struct zd_tar_opts *o;
 	bool control;		/* --mode u+rw,go=rX */
 	bool root_owner;	/* --owner root:0 --group root:0 */
-	int fd;
+	const struct zd_sink *out;
 	unsigned char *buf;	/* OUTBUF_SIZE */
 	size_t used;
 	uint64_t total;
@@ -70,7 +70,7 @@ flush(struct tarbuild *tb, struct zd_error *err)
 {
 	if (tb->used == 0)
 		return 0;
-	if (zd_write_all(tb->fd, tb->buf, tb->used, err) < 0) {
+	if (tb->out->write(tb->out->ctx, tb->buf, tb->used, err) < 0) {
 		zd_err_prefix(err, "cannot write tar archive");
 		return -1;
 	}
@@ -515,7 +515,8 @@ entry(void *ctx, const struct zd_treewalk_entry *e, struct zd_error *err)
 
 static int
 build(const char *root, unsigned flags, bool control, bool root_owner,
-      const struct zd_tar_opts *o, bool extra, int out_fd, uint64_t *size,
+      const struct zd_tar_opts *o, bool extra, const struct zd_sink *out,
+      uint64_t *size,
       struct zd_error *err)
 {
 	struct tarbuild *tb;
@@ -532,7 +533,7 @@ build(const char *root, unsigned flags, bool control, bool root_owner,
 	tb->o = o;
 	tb->control = control;
 	tb->root_owner = root_owner;
-	tb->fd = out_fd;
+	tb->out = out;
 	lookup_name(false, 0, tb->root_uname, sizeof(tb->root_uname));
 	lookup_name(true, 0, tb->root_gname, sizeof(tb->root_gname));
 	if (o->nocheck)
@@ -568,16 +569,18 @@ out:
 }
 
 int
-zd_tarbuild_data(const char *dir, const struct zd_tar_opts *o, int out_fd,
-                 uint64_t *size, struct zd_error *err)
+zd_tarbuild_data(const char *dir, const struct zd_tar_opts *o,
+                 const struct zd_sink *out, uint64_t *size,
+                 struct zd_error *err)
 {
 	return build(dir, ZD_TREEWALK_DATA, o->control_mode,
-	             o->root_owner_group, o, false, out_fd, size, err);
+	             o->root_owner_group, o, false, out, size, err);
 }
 
 int
 zd_tarbuild_control(const char *dir, const struct zd_tar_opts *o,
-                    int out_fd, uint64_t *size, struct zd_error *err)
+                    const struct zd_sink *out, uint64_t *size,
+                    struct zd_error *err)
 {
 	const size_t len = strlen(dir);
 	char *ctrl = malloc(len + sizeof("/DEBIAN"));
@@ -587,7 +590,7 @@ zd_tarbuild_control(const char *dir, const struct zd_tar_opts *o,
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
 	memcpy(ctrl, dir, len);
 	memcpy(ctrl + len, "/DEBIAN", sizeof("/DEBIAN"));
-	rc = build(ctrl, 0, true, true, o, true, out_fd, size, err);
+	rc = build(ctrl, 0, true, true, o, true, out, size, err);
 	free(ctrl);
 	return rc;
 }

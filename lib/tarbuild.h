@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "lib/error.h"
+#include "lib/fdio.h"
 
 /* A regular file made in memory, for zd_tar_opts.extra. */
 struct zd_tar_member {
@@ -49,7 +50,7 @@ struct zd_tar_opts {
 };
 
 /*
- * Writes the data.tar of the tree at dir to out_fd, as dpkg-deb does: every
+ * Writes the data.tar of the tree at dir to out, as dpkg-deb does: every
  * entry but those whose path starts with "DEBIAN", symlinks last.  *size
  * (may be NULL) receives the bytes written.  Sockets are skipped with a
  * warning, as GNU tar does.  Returns 0, or -1 with err set naming the path:
@@ -58,15 +59,17 @@ struct zd_tar_opts {
  * newline in a name, ZD_E_USAGE if dir is not a directory, ZD_E_LIMIT if a
  * number does not fit a header field.
  */
-int zd_tarbuild_data(const char *dir, const struct zd_tar_opts *o, int out_fd,
-                     uint64_t *size, struct zd_error *err);
+int zd_tarbuild_data(const char *dir, const struct zd_tar_opts *o,
+                     const struct zd_sink *out, uint64_t *size,
+                     struct zd_error *err);
 
 /*
- * Writes the control.tar of dir/DEBIAN to out_fd, as dpkg-deb does: every
+ * Writes the control.tar of dir/DEBIAN to out, as dpkg-deb does: every
  * entry in walk order, owner root:0, modes adjusted with u+rw,go=rX.  The
  * contents are not checked here.  Errors as zd_tarbuild_data().
  */
 int zd_tarbuild_control(const char *dir, const struct zd_tar_opts *o,
-                        int out_fd, uint64_t *size, struct zd_error *err);
+                        const struct zd_sink *out, uint64_t *size,
+                        struct zd_error *err);
 
 #endif

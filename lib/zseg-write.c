@@ -2,14 +2,17 @@
 /*
  * zseg-write.c - zstd writers for the indexed, frames and pzstd layouts
  *
- * The calling thread picks the cuts (from the input bytes and the options
- * only, so the output never depends on the thread count), workers
- * compress segments independently, and the calling thread writes them in
- * order.  Indexed layout (doc/zstd-indexed-layout.md): each segment is
- * compressed as its own frame without its last 9 bytes, the frame header is
- * dropped, the last block's Last_Block bit cleared and the 20 reset bytes
- * appended, which regenerate those 9 bytes; cuts are only placed after 17
- * identical bytes.
+ * The input is pushed in (zd_zseg_writer_write) by the tar builder or a
+ * decoder, so it is never spooled to a file.  The calling thread picks the
+ * cuts as the bytes arrive (from the input bytes and the options only, so
+ * the output never depends on the thread count), workers compress
+ * segments independently, and the calling thread writes them in order.
+ * Indexed layout (doc/zstd-indexed-layout.md): each segment is compressed
+ * as its own frame without its last 9 bytes, the frame header is dropped,
+ * the last block's Last_Block bit cleared and the 20 reset bytes appended,
+ * which regenerate those 9 bytes; cuts are only placed after 17 identical
+ * bytes.  When the input size is not known in advance, room for the
+ * largest frame header is left and the header written at the end.
  */
 #include "config.h"
 
@@ -17,10 +20,12 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
 
 #include "lib/fdio.h"
+#include "lib/pdecode.h"
 #include "lib/sched.h"
 #include "lib/zseg-index.h"
 #include "lib/zseg-write.h"
@@ -36,37 +41,60 @@ enum {
 #define MIB (UINT64_C(1) << 20)
 #define SMALL_INPUT MIB		/* below: one segment */
 #define TARGET_MAX (64 * MIB)	/* ultra levels, long mode */
-#define SCAN_CHUNK ((size_t)1 << 20)
+#define READ_CHUNK ((size_t)1 << 20)
 
 struct seg_slot {
 	uint64_t start, end;
 	bool last;
-	unsigned char *in;
+	unsigned char *in;	/* the segment's bytes */
 	size_t in_cap;
 	unsigned char *out;
 	size_t out_cap, out_len;
 	uint64_t hash;		/* XXH64 of [start, end) (indexed) */
+	uint64_t inner_window;	/* indexed: the inner frame's */
 };
 
-struct writer {
-	const struct zd_comp_params *p;
-	int in_fd, out_fd;
-	uint64_t in_size;
-	uint64_t target;
-	unsigned wlog;		/* ZSTD_c_windowLog to set, 0: default */
-	unsigned outer_wlog;	/* indexed: the outer Window_Descriptor */
+/* Bytes of the segment being gathered, or of the one after a candidate. */
+struct gather {
+	unsigned char *buf;
+	size_t len, cap;
+};
 
+struct zd_zseg_writer {
+	struct zd_comp_params p;
+	int out_fd;
+	uint64_t base;		/* out_fd offset of our first byte */
+	bool size_known;
+	uint64_t in_size;	/* if size_known */
+	size_t hdr_room;	/* bytes left for the header at base */
+	uint64_t target, tail;	/* a cut leaves >= tail bytes after it */
+	unsigned wlog;		/* ZSTD_c_windowLog to set, 0: default */
+
+	struct zd_sched *sched;
 	unsigned window;
 	struct seg_slot *slots;
 	unsigned nworkers;
 	ZSTD_CCtx **cctx;	/* one per worker, made on first use */
+	bool failed;
 
-	uint64_t next_start;	/* produce: next segment start */
-	unsigned char *scan;	/* produce: cut scan buffer */
+	/* the calling thread: cutting */
+	uint64_t pos;		/* input bytes so far */
+	uint64_t seg_start;	/* of the segment in fill */
+	struct gather fill;	/* [seg_start, seg_start + fill.len) */
+	bool have_cand;		/* a cut candidate at seg_start + fill.len */
+	struct gather next;	/* the bytes after it, until tail of them */
+	uint64_t run;		/* identical bytes ending at the last one */
+	unsigned char prev;
+	uint64_t submitted;
 
-	XXH64_state_t *total;	/* consume: all input, in order */
-	struct zd_zseg_record *segs;	/* consume: one per segment */
+	XXH64_state_t *total;	/* all input, in order, as it comes */
+
+	/* the calling thread: consuming */
+	struct zd_zseg_record *segs;	/* one per segment */
 	size_t nseg, seg_cap;
+	uint64_t out_len;	/* bytes written after base + hdr_room */
+	uint64_t inner_window;	/* the largest inner window */
+	int in_fd;		/* the input file, if any (regrouping) */
 };
 
 /* zstd 1.5.4 default windowLog per level, for inputs of unknown size. */
@@ -121,76 +149,6 @@ zd_zseg_target_size(const struct zd_comp_params *p, uint64_t in_size)
 	return t;
 }
 
-/*
- * Indexed cut: the first p >= start + max(target, RUN) with in[p-RUN, p)
- * identical, leaving at least target/4 bytes after it; else the end.
- */
-static int
-find_cut_indexed(struct writer *w, uint64_t start, uint64_t *cut,
-                 struct zd_error *err)
-{
-	uint64_t min = w->target > RUN ? w->target : RUN;
-	uint64_t tail = w->target / 4, lo, x, run = 0;
-	unsigned char prev = 0;
-
-	*cut = w->in_size;
-	if (min >= w->in_size - start)
-		return 0;
-	lo = start + min;
-	if (w->in_size - lo < tail)
-		return 0;
-	x = lo - RUN;
-	/* small reads first: with small targets the cut is usually near */
-	for (size_t chunk = 4096; x < w->in_size;
-	     chunk = chunk < SCAN_CHUNK ? 2 * chunk : SCAN_CHUNK) {
-		size_t n = w->in_size - x < chunk ? (size_t)(w->in_size - x) :
-		           chunk;
-
-		if (zd_pread_all(w->in_fd, w->scan, n, x, err) < 0)
-			return -1;
-		for (size_t i = 0; i < n; i++, x++) {
-			unsigned char c = w->scan[i];
-
-			run = (run > 0 && c == prev) ? run + 1 : 1;
-			prev = c;
-			if (run >= RUN && x + 1 >= lo) {
-				if (w->in_size - (x + 1) < tail ||
-				    x + 1 == w->in_size)
-					return 0;
-				*cut = x + 1;
-				return 0;
-			}
-		}
-	}
-	return 0;
-}
-
-static int
-w_produce(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
-{
-	struct writer *w = ctx;
-	struct seg_slot *s = &w->slots[slot];
-	uint64_t start = w->next_start, end;
-
-	if (start >= w->in_size && !(i == 0 && w->in_size == 0))
-		return 0;
-	if (w->p->layout == ZD_LAYOUT_INDEXED) {
-		if (find_cut_indexed(w, start, &end, err) < 0)
-			return -1;
-	} else {
-		end = w->in_size - start > w->target ? start + w->target :
-		      w->in_size;
-		if (w->p->layout == ZD_LAYOUT_FRAMES &&
-		    w->in_size - end < w->target / 4)
-			end = w->in_size;
-	}
-	s->start = start;
-	s->end = end;
-	s->last = end == w->in_size;
-	w->next_start = end;
-	return 1;
-}
-
 static int
 zerr(size_t rc, const char *what, struct zd_error *err)
 {
@@ -210,10 +168,10 @@ set_param(ZSTD_CCtx *c, ZSTD_cParameter param, int v, struct zd_error *err)
 }
 
 static ZSTD_CCtx *
-get_cctx(struct writer *w, unsigned worker, struct zd_error *err)
+get_cctx(struct zd_zseg_writer *w, unsigned worker, struct zd_error *err)
 {
 	ZSTD_CCtx *c = w->cctx[worker];
-	bool frames = w->p->layout != ZD_LAYOUT_INDEXED;
+	bool frames = w->p.layout != ZD_LAYOUT_INDEXED;
 
 	if (c != NULL)
 		return c;
@@ -222,12 +180,12 @@ get_cctx(struct writer *w, unsigned worker, struct zd_error *err)
 		zd_err(err, ZD_E_NOMEM, "out of memory");
 		return NULL;
 	}
-	if (set_param(c, ZSTD_c_compressionLevel, eff_level(w->p), err) < 0 ||
+	if (set_param(c, ZSTD_c_compressionLevel, eff_level(&w->p), err) < 0 ||
 	    set_param(c, ZSTD_c_checksumFlag, frames, err) < 0 ||
 	    /* pzstd writes no content size: same bytes as pzstd -p1 */
 	    set_param(c, ZSTD_c_contentSizeFlag,
-	              w->p->layout != ZD_LAYOUT_PZSTD, err) < 0 ||
-	    (w->p->zstd_long &&
+	              w->p.layout != ZD_LAYOUT_PZSTD, err) < 0 ||
+	    (w->p.zstd_long &&
 	     set_param(c, ZSTD_c_enableLongDistanceMatching, 1, err) < 0) ||
 	    (w->wlog != 0 &&
 	     set_param(c, ZSTD_c_windowLog, (int)w->wlog, err) < 0)) {
@@ -239,20 +197,30 @@ get_cctx(struct writer *w, unsigned worker, struct zd_error *err)
 }
 
 static int
-grow(unsigned char **buf, size_t *cap, size_t need, struct zd_error *err)
+grow(unsigned char **buf, size_t *cap, size_t need, bool keep, size_t used,
+     struct zd_error *err)
 {
 	unsigned char *b;
+	size_t n;
 
 	if (*cap >= need && *buf != NULL)
 		return 0;
-	free(*buf);
-	*buf = NULL;
-	*cap = 0;
-	b = malloc(need > 0 ? need : 1);
+	n = *cap > 0 ? *cap : 1;
+	while (n < need)
+		n = n > SIZE_MAX / 2 ? need : 2 * n;
+	if (keep) {
+		b = realloc(*buf, n);
+	} else {
+		free(*buf);
+		*buf = NULL;
+		*cap = 0;
+		b = malloc(n);
+	}
+	(void)used;
 	if (b == NULL)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
 	*buf = b;
-	*cap = need;
+	*cap = n;
 	return 0;
 }
 
@@ -262,7 +230,7 @@ grow(unsigned char **buf, size_t *cap, size_t need, struct zd_error *err)
  * the segment is the last one.
  */
 static int
-splice_inner(struct writer *w, struct seg_slot *s, struct zd_error *err)
+splice_inner(struct seg_slot *s, struct zd_error *err)
 {
 	struct zd_zstd_fhdr h;
 	size_t pos, last_hdr = 0;
@@ -271,9 +239,7 @@ splice_inner(struct writer *w, struct seg_slot *s, struct zd_error *err)
 	if (zd_zstd_fhdr_parse(s->out, s->out_len, &h, err) != 0 ||
 	    h.checksum || h.dict_id != 0)
 		return zd_err(err, ZD_E_INTERNAL, "unexpected inner frame");
-	if (h.window_size > UINT64_C(1) << w->outer_wlog)
-		return zd_err(err, ZD_E_INTERNAL, "inner window %ju exceeds "
-		              "the outer window", (uintmax_t)h.window_size);
+	s->inner_window = h.window_size;
 	bmax = zd_zstd_block_max(&h);
 	memmove(s->out, s->out + h.header_size, s->out_len - h.header_size);
 	s->out_len -= h.header_size;
@@ -300,10 +266,19 @@ splice_inner(struct writer *w, struct seg_slot *s, struct zd_error *err)
 }
 
 static int
+w_produce(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
+{
+	(void)ctx;
+	(void)i;
+	(void)slot;
+	return zd_err(err, ZD_E_INTERNAL, "the writer submits its jobs");
+}
+
+static int
 w_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
       struct zd_error *err)
 {
-	struct writer *w = ctx;
+	struct zd_zseg_writer *w = ctx;
 	struct seg_slot *s = &w->slots[slot];
 	size_t len = (size_t)(s->end - s->start), inner = len, rc;
 	ZSTD_CCtx *c = get_cctx(w, worker, err);
@@ -311,18 +286,14 @@ w_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	(void)i;
 	if (c == NULL)
 		return -1;
-	if (grow(&s->in, &s->in_cap, len, err) < 0)
-		return -1;
-	if (len > 0 && zd_pread_all(w->in_fd, s->in, len, s->start, err) < 0)
-		return -1;
-	if (w->p->layout == ZD_LAYOUT_INDEXED && !s->last) {
+	if (w->p.layout == ZD_LAYOUT_INDEXED && !s->last) {
 		assert(len >= RUN);
 		inner = len - TAIL_KEEP;
 	}
 	if (grow(&s->out, &s->out_cap, ZSTD_compressBound(inner) +
-	         PZSTD_HDR + ZD_ZSEG_RESET_SIZE, err) < 0)
+	         PZSTD_HDR + ZD_ZSEG_RESET_SIZE, false, 0, err) < 0)
 		return -1;
-	if (w->p->layout == ZD_LAYOUT_PZSTD) {
+	if (w->p.layout == ZD_LAYOUT_PZSTD) {
 		rc = ZSTD_compress2(c, s->out + PZSTD_HDR,
 		                    s->out_cap - PZSTD_HDR, s->in, inner);
 		if (ZSTD_isError(rc))
@@ -339,25 +310,33 @@ w_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	if (ZSTD_isError(rc))
 		return zerr(rc, "zstd compression failed", err);
 	s->out_len = rc;
-	if (w->p->layout != ZD_LAYOUT_INDEXED)
+	if (w->p.layout != ZD_LAYOUT_INDEXED)
 		return 0;
 	s->hash = XXH64(s->in, len, 0);
-	return splice_inner(w, s, err);
+	return splice_inner(s, err);
 }
 
 static int
 w_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 {
-	struct writer *w = ctx;
+	struct zd_zseg_writer *w = ctx;
 	struct seg_slot *s = &w->slots[slot];
 	size_t len = (size_t)(s->end - s->start);
 
 	(void)i;
 	if (zd_write_all(w->out_fd, s->out, s->out_len, err) < 0)
 		return -1;
-	if (w->p->layout != ZD_LAYOUT_INDEXED)
+	w->out_len += s->out_len;
+	/* big slots are not kept for later, smaller segments */
+	if (s->out_cap > 64 * MIB) {
+		free(s->out);
+		s->out = NULL;
+		s->out_cap = 0;
+	}
+	if (w->p.layout != ZD_LAYOUT_INDEXED)
 		return 0;
-	XXH64_update(w->total, s->in, len);
+	if (s->inner_window > w->inner_window)
+		w->inner_window = s->inner_window;
 	if (w->nseg == w->seg_cap) {
 		size_t cap = w->seg_cap ? 2 * w->seg_cap : 64;
 		struct zd_zseg_record *n = realloc(w->segs, cap * sizeof(*n));
@@ -372,39 +351,253 @@ w_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 	w->segs[w->nseg].nseg = 1;
 	w->segs[w->nseg].hash = s->hash;
 	w->nseg++;
-	/* big slots are not kept for later, smaller segments */
-	if (s->in_cap > 64 * MIB) {
-		free(s->in);
-		s->in = NULL;
-		s->in_cap = 0;
+	return 0;
+}
+
+/* --- cutting, on the calling thread ------------------------------------ */
+
+static int
+gather_add(struct gather *g, const unsigned char *buf, size_t len,
+           struct zd_error *err)
+{
+	if (len == 0)
+		return 0;
+	if (len > SIZE_MAX - g->len ||
+	    grow(&g->buf, &g->cap, g->len + len, true, g->len, err) < 0)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	memcpy(g->buf + g->len, buf, len);
+	g->len += len;
+	return 0;
+}
+
+/*
+ * Scans len bytes that start at input offset x0 of the segment in fill.
+ * Returns how many of them belong before the first cut candidate, with
+ * *found set if there is one there.  Indexed: the first p >= seg_start +
+ * max(target, RUN) with the RUN bytes before p identical; frames and
+ * pzstd: seg_start + target.
+ */
+static size_t
+scan(struct zd_zseg_writer *w, const unsigned char *buf, size_t len,
+     uint64_t x0, bool *found)
+{
+	uint64_t min = w->target > RUN ? w->target : RUN;
+	uint64_t lo = w->seg_start + min;
+	size_t i = 0;
+
+	*found = false;
+	if (w->p.layout != ZD_LAYOUT_INDEXED) {
+		uint64_t end = w->seg_start + w->target;
+
+		if (end - x0 <= len) {
+			*found = true;
+			return (size_t)(end - x0);
+		}
+		return len;
+	}
+	if (x0 + len <= lo - RUN)
+		return len;
+	if (x0 < lo - RUN)
+		i = (size_t)(lo - RUN - x0);
+	for (; i < len; i++) {
+		unsigned char c = buf[i];
+
+		w->run = (w->run > 0 && c == w->prev) ? w->run + 1 : 1;
+		w->prev = c;
+		if (w->run >= RUN && x0 + i + 1 >= lo) {
+			*found = true;
+			return i + 1;
+		}
+	}
+	return len;
+}
+
+/* Queues [seg_start, seg_start + n) of fill as a segment; the bytes of
+ * fill after it stay in fill as the start of the next segment. */
+static int
+submit(struct zd_zseg_writer *w, size_t n, bool last, struct zd_error *err)
+{
+	struct seg_slot *s;
+	unsigned slot;
+	unsigned char *b;
+	size_t c;
+
+	if (zd_sched_next_slot(w->sched, &slot, err) < 0)
+		return -1;
+	s = &w->slots[slot];
+	s->start = w->seg_start;
+	s->end = w->seg_start + n;
+	s->last = last;
+	/* the slot takes fill's buffer; fill takes the slot's old one */
+	b = s->in;
+	c = s->in_cap;
+	s->in = w->fill.buf;
+	s->in_cap = w->fill.cap;
+	w->fill.buf = b;
+	w->fill.cap = c;
+	w->fill.len = 0;
+	w->seg_start += n;
+	w->run = 0;
+	w->submitted++;
+	return zd_sched_submit(w->sched, err);
+}
+
+/* The candidate has tail bytes after it: cut there; next becomes the
+ * start of the next segment, which is scanned again. */
+static int
+cut(struct zd_zseg_writer *w, struct zd_error *err)
+{
+	struct gather t;
+	bool found;
+	size_t k;
+
+	if (submit(w, w->fill.len, false, err) < 0)
+		return -1;
+	w->have_cand = false;
+	t = w->fill;		/* empty, the slot's old buffer */
+	w->fill = w->next;
+	w->next = t;
+	k = scan(w, w->fill.buf, w->fill.len, w->seg_start, &found);
+	if (found) {
+		/* only with targets near tail: move the rest back */
+		if (gather_add(&w->next, w->fill.buf + k, w->fill.len - k,
+		               err) < 0)
+			return -1;
+		w->fill.len = k;
+		w->have_cand = true;
 	}
 	return 0;
 }
 
-/* XXH64 of in[off, off + len), read again from the input. */
-static int
-hash_range(struct writer *w, uint64_t off, uint64_t len, uint64_t *hash,
-           struct zd_error *err)
+int
+zd_zseg_writer_write(void *ctx, const void *data, size_t len,
+                     struct zd_error *err)
 {
-	XXH64_state_t *st = XXH64_createState();
+	struct zd_zseg_writer *w = ctx;
+	const unsigned char *buf = data;
+
+	if (w->failed)
+		return zd_err(err, ZD_E_INTERNAL, "writer failed before");
+	/* the frame checksum, while the bytes are in the cache */
+	if (w->p.layout == ZD_LAYOUT_INDEXED)
+		XXH64_update(w->total, buf, len);
+	while (len > 0) {
+		size_t n;
+		bool found = false;
+
+		if (!w->have_cand) {
+			n = scan(w, buf, len, w->seg_start + w->fill.len,
+			         &found);
+			if (gather_add(&w->fill, buf, n, err) < 0)
+				goto fail;
+			w->have_cand = found;
+		} else {
+			n = w->tail - w->next.len < len ?
+			    (size_t)(w->tail - w->next.len) : len;
+			if (gather_add(&w->next, buf, n, err) < 0)
+				goto fail;
+		}
+		buf += n;
+		len -= n;
+		w->pos += n;
+		while (w->have_cand && w->next.len >= w->tail)
+			if (cut(w, err) < 0)
+				goto fail;
+	}
+	return 0;
+fail:
+	w->failed = true;
+	return -1;
+}
+
+/* --- the end ------------------------------------------------------------ */
+
+/* XXH64 of each group of records: from the input file when there is one,
+ * else from the frame just written (decoded once, in order). */
+struct regroup {
+	const struct zd_zseg_record *rec;
+	size_t n, k;
+	uint64_t left;
+	XXH64_state_t *st;
+	uint64_t *hash;
+};
+
+static int
+regroup_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
+{
+	struct regroup *g = ctx;
+	const unsigned char *b = buf;
+
+	while (len > 0) {
+		size_t n;
+
+		if (g->k >= g->n)
+			return zd_err(err, ZD_E_INTERNAL, "index regroup");
+		n = g->left < len ? (size_t)g->left : len;
+		XXH64_update(g->st, b, n);
+		b += n;
+		len -= n;
+		g->left -= n;
+		if (g->left == 0) {
+			g->hash[g->k++] = XXH64_digest(g->st);
+			XXH64_reset(g->st, 0);
+			if (g->k < g->n)
+				g->left = g->rec[g->k].usize;
+		}
+	}
+	return 0;
+}
+
+static int
+hash_groups(struct zd_zseg_writer *w, struct zd_zseg_record *rec, size_t n,
+            uint64_t frame_off, uint64_t frame_len, struct zd_error *err)
+{
+	struct zd_region in = { w->out_fd, frame_off, frame_len };
+	struct zd_dec_params dp;
+	struct regroup g;
+	struct zd_sink sink = { regroup_write, &g };
+	uint64_t *hash = calloc(n, sizeof(*hash));
 	int rc = -1;
 
-	if (st == NULL)
-		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	XXH64_reset(st, 0);
-	while (len > 0) {
-		size_t n = len < SCAN_CHUNK ? (size_t)len : SCAN_CHUNK;
-
-		if (zd_pread_all(w->in_fd, w->scan, n, off, err) < 0)
-			goto out;
-		XXH64_update(st, w->scan, n);
-		off += n;
-		len -= n;
+	memset(&dp, 0, sizeof(dp));
+	dp.threads = 1;
+	dp.max_window = UINT64_C(1) << INNER_WLOG_MAX;
+	memset(&g, 0, sizeof(g));
+	g.rec = rec;
+	g.n = n;
+	g.left = n > 0 ? rec[0].usize : 0;
+	g.hash = hash;
+	g.st = XXH64_createState();
+	if (hash == NULL || g.st == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		goto out;
 	}
-	*hash = XXH64_digest(st);
+	XXH64_reset(g.st, 0);
+	while (g.k < g.n && g.left == 0) {	/* empty groups */
+		g.hash[g.k++] = XXH64_digest(g.st);
+		if (g.k < g.n)
+			g.left = rec[g.k].usize;
+	}
+	if (w->in_fd >= 0) {
+		in.fd = w->in_fd;
+		in.off = 0;
+		in.len = w->pos;
+		if (zd_copy_region(&in, &sink, err) < 0)
+			goto out;
+	} else if (zd_zstd_pdecode(&in, &dp, &sink, err) < 0) {
+		goto out;
+	}
+	if (g.k != n) {
+		zd_err(err, ZD_E_INTERNAL, "index regroup: %zu of %zu", g.k, n);
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++)
+		rec[k].hash = hash[k];
 	rc = 0;
 out:
-	XXH64_freeState(st);
+	if (g.st != NULL)
+		XXH64_freeState(g.st);
+	free(hash);
 	return rc;
 }
 
@@ -413,7 +606,8 @@ out:
  * smallest g that fits in ZD_ZSEG_INDEX_MAX, and writes it.
  */
 static int
-write_index(struct writer *w, size_t header_size, struct zd_error *err)
+write_index(struct zd_zseg_writer *w, unsigned outer_wlog, size_t hlen,
+            uint64_t frame_off, uint64_t frame_len, struct zd_error *err)
 {
 	unsigned char buf[ZD_ZSEG_INDEX_MAX];
 	struct zd_zseg_index idx;
@@ -421,11 +615,11 @@ write_index(struct writer *w, size_t header_size, struct zd_error *err)
 	size_t g, n = 0, len = 0;
 	int rc = -1;
 
-	idx.window_log = w->outer_wlog;
-	idx.header_size = (unsigned)header_size;
-	idx.content_size = w->in_size;
+	idx.window_log = outer_wlog;
+	idx.header_size = (unsigned)hlen;
+	idx.content_size = w->pos;
 	idx.segments = w->nseg;
-	rec = calloc(w->nseg, sizeof(*rec));
+	rec = calloc(w->nseg > 0 ? w->nseg : 1, sizeof(*rec));
 	if (rec == NULL)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
 	for (g = 1;; g++) {
@@ -448,26 +642,120 @@ write_index(struct writer *w, size_t header_size, struct zd_error *err)
 			break;
 	}
 	if (g > 1) {
-		uint64_t off = 0;
-
-		for (size_t k = 0; k < n; k++) {
-			if (hash_range(w, off, rec[k].usize, &rec[k].hash,
-			               err) < 0)
-				goto out;
-			off += rec[k].usize;
-		}
+		if (hash_groups(w, rec, n, frame_off, frame_len, err) < 0)
+			goto out;
 		len = zd_zseg_index_encode(&idx, buf, sizeof(buf));
 		assert(len > 0);
 	}
 	rc = zd_write_all(w->out_fd, buf, len, err);
+	if (rc == 0)
+		w->out_len += len;
 out:
 	free(rec);
 	return rc;
 }
 
-static void
-writer_free(struct writer *w)
+/* Bytes of the member so far, from its first. */
+static uint64_t
+written(const struct zd_zseg_writer *w, size_t hlen)
 {
+	return (w->hdr_room > 0 ? hlen : 0) + w->out_len;
+}
+
+/* The outer frame header, now that the size is known, in the room left
+ * for it; the member starts at *start. */
+static int
+write_header(struct zd_zseg_writer *w, unsigned outer_wlog, size_t *hlen,
+             uint64_t *start, struct zd_error *err)
+{
+	unsigned char hdr[ZD_ZSTD_FHDR_MAX];
+
+	*hlen = zd_zstd_fhdr_write(hdr, outer_wlog, true, w->pos, true);
+	if (w->hdr_room == 0) {
+		*start = w->base;
+		return 0;	/* written first */
+	}
+	*start = w->base + w->hdr_room - *hlen;
+	if (pwrite(w->out_fd, hdr, *hlen, (off_t)*start) != (ssize_t)*hlen)
+		return zd_err_errno(err, ZD_E_IO, "cannot write the frame "
+		                    "header");
+	return 0;
+}
+
+static unsigned
+outer_window_log(const struct zd_zseg_writer *w, uint64_t in_size)
+{
+	unsigned wl = zd_log2_ceil(in_size);
+
+	if (wl > w->wlog)
+		wl = w->wlog;
+	return wl < ZD_ZSTD_WINLOG_MIN ? ZD_ZSTD_WINLOG_MIN : wl;
+}
+
+int
+zd_zseg_writer_finish(struct zd_zseg_writer *w, uint64_t *start,
+                      uint64_t *size, struct zd_error *err)
+{
+	unsigned char sum[4];
+	unsigned outer_wlog = outer_window_log(w, w->pos);
+	size_t hlen = 0;
+	uint64_t first = w->base;
+	int rc;
+
+	if (w->failed)
+		return zd_err(err, ZD_E_INTERNAL, "writer failed before");
+	if (w->size_known && w->pos != w->in_size)
+		return zd_err(err, ZD_E_INTERNAL, "got %ju bytes of %ju",
+		              (uintmax_t)w->pos, (uintmax_t)w->in_size);
+	if (w->have_cand) {
+		/* fewer than tail bytes after the candidate: no cut */
+		if (gather_add(&w->fill, w->next.buf, w->next.len, err) < 0)
+			goto fail;
+		w->next.len = 0;
+		w->have_cand = false;
+	}
+	if ((w->fill.len > 0 || w->submitted == 0) &&
+	    submit(w, w->fill.len, true, err) < 0)
+		goto fail;
+	rc = zd_sched_finish(w->sched, true, err);
+	w->sched = NULL;
+	if (rc < 0)
+		goto fail;
+	if (w->p.layout == ZD_LAYOUT_INDEXED) {
+		if (w->inner_window > UINT64_C(1) << outer_wlog) {
+			zd_err(err, ZD_E_INTERNAL, "inner window %ju exceeds "
+			       "the outer window", (uintmax_t)w->inner_window);
+			goto fail;
+		}
+		if (write_header(w, outer_wlog, &hlen, &first, err) < 0)
+			goto fail;
+		zd_put_le32(sum, (uint32_t)XXH64_digest(w->total));
+		if (zd_write_all(w->out_fd, sum, 4, err) < 0)
+			goto fail;
+		w->out_len += 4;
+		if (write_index(w, outer_wlog, hlen, first,
+		                written(w, hlen), err) < 0)
+			goto fail;
+	}
+	*start = first;
+	*size = written(w, hlen);
+	return 0;
+fail:
+	w->failed = true;
+	return -1;
+}
+
+static const struct zd_sched_ops writer_ops = {
+	w_produce, w_run, w_consume, false,
+};
+
+void
+zd_zseg_writer_free(struct zd_zseg_writer *w)
+{
+	if (w == NULL)
+		return;
+	if (w->sched != NULL)
+		zd_sched_finish(w->sched, false, NULL);
 	if (w->slots != NULL) {
 		for (unsigned i = 0; i < w->window; i++) {
 			free(w->slots[i].in);
@@ -480,81 +768,137 @@ writer_free(struct writer *w)
 	}
 	free(w->slots);
 	free(w->cctx);
-	free(w->scan);
+	free(w->fill.buf);
+	free(w->next.buf);
 	free(w->segs);
 	if (w->total != NULL)
 		XXH64_freeState(w->total);
+	free(w);
+}
+
+/* Window logs: inner (what the segments are compressed with). */
+static void
+set_window(struct zd_zseg_writer *w)
+{
+	w->wlog = level_wlog(eff_level(&w->p));
+	if (w->p.zstd_long)
+		w->wlog = INNER_WLOG_MAX;
+	if (w->wlog > INNER_WLOG_MAX)
+		w->wlog = INNER_WLOG_MAX;
+	if (w->p.layout == ZD_LAYOUT_PZSTD && w->wlog > PZSTD_WLOG_MAX)
+		w->wlog = PZSTD_WLOG_MAX;
+}
+
+/* Where the frame starts; room for its header, or the header itself. */
+static int
+start_output(struct zd_zseg_writer *w, struct zd_error *err)
+{
+	unsigned char hdr[ZD_ZSTD_FHDR_MAX];
+	size_t hlen;
+	off_t here = lseek(w->out_fd, 0, SEEK_CUR);
+
+	if (here < 0 && !w->size_known)
+		return zd_err_errno(err, ZD_E_IO, "output not seekable");
+	w->base = here >= 0 ? (uint64_t)here : 0;	/* a pipe: 0 */
+	if (w->p.layout != ZD_LAYOUT_INDEXED)
+		return 0;
+	if (w->size_known) {
+		hlen = zd_zstd_fhdr_write(hdr, outer_window_log(w, w->in_size),
+		                          true, w->in_size, true);
+		if (zd_write_all(w->out_fd, hdr, hlen, err) < 0)
+			return -1;
+		w->out_len = hlen;
+		return 0;
+	}
+	w->hdr_room = ZD_ZSTD_FHDR_MAX;
+	memset(hdr, 0, sizeof(hdr));
+	return zd_write_all(w->out_fd, hdr, sizeof(hdr), err);
+}
+
+struct zd_zseg_writer *
+zd_zseg_writer_new(const struct zd_comp_params *p, int out_fd,
+                   int64_t in_size, struct zd_error *err)
+{
+	struct zd_zseg_writer *w;
+	unsigned threads = p->threads > 0 ? p->threads : 1;
+
+	if (p->layout != ZD_LAYOUT_INDEXED && p->layout != ZD_LAYOUT_FRAMES &&
+	    p->layout != ZD_LAYOUT_PZSTD) {
+		zd_err(err, ZD_E_INTERNAL, "bad zstd layout");
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (w == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	w->p = *p;
+	w->out_fd = out_fd;
+	w->in_fd = -1;
+	w->size_known = in_size >= 0;
+	w->in_size = in_size >= 0 ? (uint64_t)in_size : 0;
+	w->target = zd_zseg_target_size(p, w->size_known ? w->in_size :
+	                                 UINT64_MAX);
+	if (w->target == 0)
+		w->target = 1;
+	w->tail = w->p.layout == ZD_LAYOUT_PZSTD ? 1 : w->target / 4;
+	if (w->tail == 0)
+		w->tail = 1;
+	set_window(w);
+	/* more workers than segments would only cost memory */
+	if (w->size_known && threads > w->in_size / w->target + 1)
+		threads = (unsigned)(w->in_size / w->target + 1);
+	w->window = threads > 1 ? 2 * threads : 1;
+	w->nworkers = threads;
+	w->slots = calloc(w->window, sizeof(*w->slots));
+	w->cctx = calloc(w->nworkers, sizeof(*w->cctx));
+	w->total = XXH64_createState();
+	if (w->slots == NULL || w->cctx == NULL || w->total == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		goto fail;
+	}
+	XXH64_reset(w->total, 0);
+	if (start_output(w, err) < 0)
+		goto fail;
+	w->sched = zd_sched_start(&writer_ops, w, threads, w->window, err);
+	if (w->sched == NULL)
+		goto fail;
+	return w;
+fail:
+	zd_zseg_writer_free(w);
+	return NULL;
 }
 
 int
 zd_zseg_compress(const struct zd_comp_params *p, int in_fd, uint64_t in_size,
                  int out_fd, struct zd_error *err)
 {
-	static const struct zd_sched_ops ops = {
-		w_produce, w_run, w_consume, false,
-	};
-	struct writer w;
-	unsigned threads = p->threads > 0 ? p->threads : 1;
-	unsigned char hdr[ZD_ZSTD_FHDR_MAX], sum[4];
-	size_t hlen = 0;
+	struct zd_zseg_writer *w;
+	unsigned char *buf;
+	uint64_t off = 0, start, size;
 	int rc = -1;
 
-	if (p->layout != ZD_LAYOUT_INDEXED && p->layout != ZD_LAYOUT_FRAMES &&
-	    p->layout != ZD_LAYOUT_PZSTD)
-		return zd_err(err, ZD_E_INTERNAL, "bad zstd layout");
-	if (in_size > SIZE_MAX / 2)
+	if (in_size > INT64_MAX)
 		return zd_err(err, ZD_E_LIMIT, "input too large");
-	memset(&w, 0, sizeof(w));
-	w.p = p;
-	w.in_fd = in_fd;
-	w.out_fd = out_fd;
-	w.in_size = in_size;
-	w.target = zd_zseg_target_size(p, in_size);
-	if (w.target == 0)
-		w.target = 1;
-	w.wlog = level_wlog(eff_level(p));
-	if (p->zstd_long)
-		w.wlog = INNER_WLOG_MAX;
-	if (w.wlog > INNER_WLOG_MAX)
-		w.wlog = INNER_WLOG_MAX;
-	if (p->layout == ZD_LAYOUT_PZSTD && w.wlog > PZSTD_WLOG_MAX)
-		w.wlog = PZSTD_WLOG_MAX;
-	w.outer_wlog = zd_log2_ceil(in_size);
-	if (w.outer_wlog > w.wlog)
-		w.outer_wlog = w.wlog;
-	if (w.outer_wlog < ZD_ZSTD_WINLOG_MIN)
-		w.outer_wlog = ZD_ZSTD_WINLOG_MIN;
-	/* more workers than segments would only cost memory */
-	if (threads > in_size / w.target + 1)
-		threads = (unsigned)(in_size / w.target + 1);
-	w.window = threads > 1 ? 2 * threads : 1;
-	w.nworkers = threads;
-	w.slots = calloc(w.window, sizeof(*w.slots));
-	w.cctx = calloc(w.nworkers, sizeof(*w.cctx));
-	w.scan = malloc(SCAN_CHUNK);
-	w.total = XXH64_createState();
-	if (w.slots == NULL || w.cctx == NULL || w.scan == NULL ||
-	    w.total == NULL) {
-		zd_err(err, ZD_E_NOMEM, "out of memory");
+	buf = malloc(READ_CHUNK);
+	if (buf == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	w = zd_zseg_writer_new(p, out_fd, (int64_t)in_size, err);
+	if (w == NULL)
 		goto out;
-	}
-	XXH64_reset(w.total, 0);
-	if (p->layout == ZD_LAYOUT_INDEXED) {
-		hlen = zd_zstd_fhdr_write(hdr, w.outer_wlog, true, in_size,
-		                          true);
-		if (zd_write_all(out_fd, hdr, hlen, err) < 0)
+	w->in_fd = in_fd;
+	while (off < in_size) {
+		size_t n = in_size - off < READ_CHUNK ?
+		           (size_t)(in_size - off) : READ_CHUNK;
+
+		if (zd_pread_all(in_fd, buf, n, off, err) < 0 ||
+		    zd_zseg_writer_write(w, buf, n, err) < 0)
 			goto out;
+		off += n;
 	}
-	if (zd_sched_run(&ops, &w, threads, w.window, err) < 0)
-		goto out;
-	if (p->layout == ZD_LAYOUT_INDEXED) {
-		zd_put_le32(sum, (uint32_t)XXH64_digest(w.total));
-		if (zd_write_all(out_fd, sum, 4, err) < 0 ||
-		    write_index(&w, hlen, err) < 0)
-			goto out;
-	}
-	rc = 0;
+	rc = zd_zseg_writer_finish(w, &start, &size, err);
 out:
-	writer_free(&w);
+	zd_zseg_writer_free(w);
+	free(buf);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #ifndef ZDEB_ZSEG_WRITE_H
 #define ZDEB_ZSEG_WRITE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lib/codec.h"
@@ -31,6 +32,25 @@
  */
 int zd_zseg_compress(const struct zd_comp_params *p, int in_fd,
                      uint64_t in_size, int out_fd, struct zd_error *err);
+
+/*
+ * The same writer, fed as the input is made: zd_zseg_writer_new() (in_size:
+ * the exact input size, or -1 when unknown, in which case out_fd must be
+ * seekable: room is left for the frame header, written at the end), then
+ * zd_zseg_writer_write() (usable as a zd_sink), then
+ * zd_zseg_writer_finish(), which gives the member's first byte in out_fd
+ * and its size, then zd_zseg_writer_free() (always).  The bytes are the
+ * same as zd_zseg_compress() writes for the same input.
+ */
+struct zd_zseg_writer;
+struct zd_zseg_writer *zd_zseg_writer_new(const struct zd_comp_params *p,
+                                          int out_fd, int64_t in_size,
+                                          struct zd_error *err);
+int zd_zseg_writer_write(void *w, const void *buf, size_t len,
+                         struct zd_error *err);
+int zd_zseg_writer_finish(struct zd_zseg_writer *w, uint64_t *start,
+                          uint64_t *size, struct zd_error *err);
+void zd_zseg_writer_free(struct zd_zseg_writer *w);
 
 /*
  * The target segment size: p->segment_size if set; for PZSTD 4 windows;

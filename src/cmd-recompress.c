@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lib/build.h"
+#include "lib/encoder.h"
 #include "lib/memberdec.h"
 #include "src/cmd.h"
 #include "src/msg.h"
@@ -30,39 +31,30 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Decodes m into a temporary file, then encodes it to another one. */
+/* Decodes m straight into the encoder: the tar bytes are kept as they are. */
 static int
 recode(const struct zd_deb_member *m, const char *base,
        const struct zd_comp_params *cp, char *name, size_t name_size,
-       int *out_fd, uint64_t *out_size, struct zd_error *err)
+       int *out_fd, uint64_t *out_off, uint64_t *out_size,
+       struct zd_error *err)
 {
 	struct zd_dec_params p;
-	int tar_fd, cfd = -1;
-	struct zd_sink sink = ZD_SINK_FD(&tar_fd);
-	uint64_t tar_size;
+	struct zd_encoder *e = zd_encoder_new(cp, err);
+	struct zd_sink sink = { zd_encoder_write, e };
+	uint64_t in_size;
 	int rc = -1;
 
-	tar_fd = zd_tmpfile(err);
-	if (tar_fd < 0)
+	if (e == NULL)
 		return -1;
 	zd_cli_dec_params(&p, cp->threads);
 	if (zd_member_decode(m, &p, &sink, err) < 0 ||
-	    zd_fd_size(tar_fd, &tar_size, err) < 0)
-		goto out;
-	cfd = zd_tmpfile(err);
-	if (cfd < 0)
-		goto out;
-	if (zd_compress(cp, tar_fd, tar_size, cfd, err) < 0 ||
-	    zd_fd_size(cfd, out_size, err) < 0)
+	    zd_encoder_finish(e, out_fd, out_off, out_size, &in_size,
+	                      err) < 0)
 		goto out;
 	snprintf(name, name_size, "%s%s", base, zd_codec_get(cp->type)->ext);
-	*out_fd = cfd;
-	cfd = -1;
 	rc = 0;
 out:
-	if (cfd >= 0)
-		close(cfd);
-	close(tar_fd);
+	zd_encoder_free(e);
 	return rc;
 }
 
@@ -105,10 +97,10 @@ cmd_recompress(int argc, char **argv)
 	parts.mtime = deb.members[0].mtime;
 	if (recode(&deb.control, "control.tar", &cp, parts.control_name,
 	           sizeof(parts.control_name), &parts.control_fd,
-	           &parts.control_size, &err) < 0 ||
+	           &parts.control_off, &parts.control_size, &err) < 0 ||
 	    recode(&deb.data, "data.tar", &cp, parts.data_name,
-	           sizeof(parts.data_name), &parts.data_fd, &parts.data_size,
-	           &err) < 0 ||
+	           sizeof(parts.data_name), &parts.data_fd, &parts.data_off,
+	           &parts.data_size, &err) < 0 ||
 	    zd_build_write_deb(argv[optind + 1], &parts, &err) < 0) {
 		zd_err_prefix(&err, "'%s'", argv[optind]);
 		zd_msg_fail(&err);

@@ -67,18 +67,24 @@ START_TEST(test_ar_write_readback)
 	                                       "2.0\n", 4, &err), &err);
 	ck_assert_zd_ok(zd_ar_write_member_buf(fd, "odd", 5, "abc", 3, &err),
 	                &err);
-	ck_assert_zd_ok(zd_ar_write_member_fd(fd, "data.tar.zst", 7, in,
+	ck_assert_zd_ok(zd_ar_write_member_fd(fd, "data.tar.zst", 7, in, 0,
 	                                      sizeof(big), &err), &err);
+	/* from an offset: bytes 1001 .. 1001 + 999 of in.bin */
+	ck_assert_zd_ok(zd_ar_write_member_fd(fd, "part", 7, in, 1001, 999,
+	                                      &err), &err);
 	ck_assert_zd_ok(zd_ar_write_member_buf(fd, "empty", 0, "", 0, &err),
 	                &err);
 	close(in);
 
 	ck_assert_int_eq(zd_test_sh("cd '%s' && test \"$(ar t t.a | tr '\\n' "
 	                            "' ')\" = 'debian-binary odd data.tar.zst "
-	                            "empty '", zd_test_tmpdir), 0);
+	                            "part empty '", zd_test_tmpdir), 0);
 	ck_assert_int_eq(zd_test_sh("cd '%s' && ar p t.a data.tar.zst | cmp -s "
 	                            "- in.bin && test \"$(ar p t.a odd)\" = abc",
 	                            zd_test_tmpdir), 0);
+	ck_assert_int_eq(zd_test_sh("cd '%s' && tail -c +1002 in.bin | "
+	                            "head -c 999 >part.want && ar p t.a part | "
+	                            "cmp -s - part.want", zd_test_tmpdir), 0);
 
 	ck_assert_zd_ok(zd_ar_check_magic(fd, &err), &err);
 	ck_assert_zd_ok(zd_fd_size(fd, &size, &err), &err);
@@ -98,8 +104,10 @@ START_TEST(test_ar_write_readback)
 		}
 		if (n == 3)
 			ck_assert_uint_eq(m.size, sizeof(big));
+		if (n == 4)
+			ck_assert_uint_eq(m.size, 999);
 	}
-	ck_assert_int_eq(n, 4);
+	ck_assert_int_eq(n, 5);
 	ck_assert_uint_eq(off, size);
 	close(fd);
 }
@@ -201,7 +209,8 @@ START_TEST(test_ar_write_limits)
 	                                    &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_LIMIT);
 	/* A short input file is an I/O error, not a short member. */
-	ck_assert_int_eq(zd_ar_write_member_fd(fd, "x", 0, fd, 100, &err), -1);
+	ck_assert_int_eq(zd_ar_write_member_fd(fd, "x", 0, fd, 0, 100, &err),
+	                 -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	close(fd);
 }

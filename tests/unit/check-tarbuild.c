@@ -128,13 +128,14 @@ build_ours(const char *tree, const char *out, bool control,
 	struct zd_error err = ZD_ERROR_INIT;
 	uint64_t size = 0;
 	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	struct zd_sink sink = ZD_SINK_FD(&fd);
 
 	ck_assert_int_ge(fd, 0);
 	if (control)
-		ck_assert_zd_ok(zd_tarbuild_control(tree, o, fd, &size, &err),
+		ck_assert_zd_ok(zd_tarbuild_control(tree, o, &sink, &size, &err),
 		                &err);
 	else
-		ck_assert_zd_ok(zd_tarbuild_data(tree, o, fd, &size, &err),
+		ck_assert_zd_ok(zd_tarbuild_data(tree, o, &sink, &size, &err),
 		                &err);
 	ck_assert_int_eq(close(fd), 0);
 	ck_assert_uint_eq(size % ZD_TAR_RECORD, 0);
@@ -259,15 +260,16 @@ START_TEST(test_tarbuild_missing_dir)
 	struct zd_error err = ZD_ERROR_INIT;
 	char dir[4200];
 	int fd = open("/dev/null", O_WRONLY);
+	struct zd_sink sink = ZD_SINK_FD(&fd);
 
 	snprintf(dir, sizeof(dir), "%s/no-such-dir", zd_test_tmpdir);
-	ck_assert_int_eq(zd_tarbuild_data(dir, &o, fd, NULL, &err), -1);
+	ck_assert_int_eq(zd_tarbuild_data(dir, &o, &sink, NULL, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_msg(strstr(err.msg, dir) != NULL, "%s", err.msg);
 
 	/* control.tar needs dir/DEBIAN, and names it */
 	zd_err_clear(&err);
-	ck_assert_int_eq(zd_tarbuild_control(zd_test_tmpdir, &o, fd, NULL,
+	ck_assert_int_eq(zd_tarbuild_control(zd_test_tmpdir, &o, &sink, NULL,
 	                                     &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_msg(strstr(err.msg, "/DEBIAN'") != NULL, "%s", err.msg);
@@ -281,10 +283,11 @@ START_TEST(test_tarbuild_not_a_dir)
 	struct zd_error err = ZD_ERROR_INIT;
 	char file[4200];
 	int fd = open("/dev/null", O_WRONLY);
+	struct zd_sink sink = ZD_SINK_FD(&fd);
 
 	snprintf(file, sizeof(file), "%s/file", zd_test_tmpdir);
 	zd_test_write_file(file, "x", 1);
-	ck_assert_int_eq(zd_tarbuild_data(file, &o, fd, NULL, &err), -1);
+	ck_assert_int_eq(zd_tarbuild_data(file, &o, &sink, NULL, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_USAGE);
 	ck_assert_msg(strstr(err.msg, "is not a directory") != NULL &&
 	              strstr(err.msg, file) != NULL, "%s", err.msg);
@@ -299,15 +302,16 @@ START_TEST(test_tarbuild_newline)
 	struct zd_error err = ZD_ERROR_INIT;
 	char path[4200];
 	int fd = open("/dev/null", O_WRONLY);
+	struct zd_sink sink = ZD_SINK_FD(&fd);
 
 	snprintf(path, sizeof(path), "%s/a\nb", zd_test_tmpdir);
 	zd_test_write_file(path, "x", 1);
-	ck_assert_int_eq(zd_tarbuild_data(zd_test_tmpdir, &o, fd, NULL, &err),
+	ck_assert_int_eq(zd_tarbuild_data(zd_test_tmpdir, &o, &sink, NULL, &err),
 	                 -1);
 	ck_assert_int_eq(err.code, ZD_E_FORMAT);
 	ck_assert_str_eq(err.msg, "newline not allowed in pathname './a\nb'");
 	o.nocheck = true;
-	ck_assert_zd_ok(zd_tarbuild_data(zd_test_tmpdir, &o, fd, NULL, &err),
+	ck_assert_zd_ok(zd_tarbuild_data(zd_test_tmpdir, &o, &sink, NULL, &err),
 	                &err);
 	close(fd);
 }

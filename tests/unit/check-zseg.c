@@ -326,6 +326,117 @@ parse_output(struct parsed *ps)
 	close(r.fd);
 }
 
+/* ---- the streaming writer: same bytes as from a file of known size ---- */
+
+/*
+ * Feeds path_in to a zd_zseg_writer of unknown input size in uneven chunks,
+ * after 100 bytes of something else in the output file, and writes the
+ * member it reports to out.
+ */
+static void
+stream_to(const char *out, enum zd_zstd_layout layout, int level,
+          uint64_t seg, unsigned threads)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_comp_params p;
+	struct zd_zseg_writer *w;
+	unsigned char junk[100];
+	size_t len, off = 0;
+	unsigned char *in = zd_test_read_file(path_in, &len);
+	uint64_t start, size, x = 7;
+	char tmp[4400];
+	unsigned char *z;
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%.4300s.raw", out);
+	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	memset(junk, 'j', sizeof(junk));
+	ck_assert_int_eq(write(fd, junk, sizeof(junk)), (ssize_t)sizeof(junk));
+	memset(&p, 0, sizeof(p));
+	p.type = ZD_COMP_ZSTD;
+	p.level = level;
+	p.threads = threads;
+	p.layout = layout;
+	p.segment_size = seg;
+	p.warn = on_warn;
+	w = zd_zseg_writer_new(&p, fd, -1, &err);
+	ck_assert_msg(w != NULL, "%s", err.msg);
+	while (off < len) {
+		size_t n;
+
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		n = 1 + (size_t)((x >> 33) % 70000);
+		if (n > len - off)
+			n = len - off;
+		ck_assert_zd_ok(zd_zseg_writer_write(w, in + off, n, &err),
+		                &err);
+		off += n;
+	}
+	ck_assert_zd_ok(zd_zseg_writer_finish(w, &start, &size, &err), &err);
+	zd_zseg_writer_free(w);
+	ck_assert_uint_ge(start, sizeof(junk));
+	ck_assert_uint_le(start, sizeof(junk) + ZD_ZSTD_FHDR_MAX);
+	ck_assert_uint_eq((uint64_t)lseek(fd, 0, SEEK_END), start + size);
+	z = malloc(size > 0 ? size : 1);
+	ck_assert_ptr_nonnull(z);
+	ck_assert_zd_ok(zd_pread_all(fd, z, size, start, &err), &err);
+	close(fd);
+	zd_test_write_file(out, z, size);
+	free(z);
+	free(in);
+}
+
+START_TEST(test_zseg_streamed)
+{
+	static const enum zd_zstd_layout layouts[] = {
+		ZD_LAYOUT_INDEXED, ZD_LAYOUT_FRAMES, ZD_LAYOUT_PZSTD,
+	};
+	static const struct {
+		enum input_kind kind;
+		size_t len;
+		uint64_t seg;		/* 0: the level's policy */
+	} inputs[] = {
+		{ IN_TAR, 6 * MIB, 256 * KIB },
+		{ IN_TAR, 3 * MIB, 0 },
+		{ IN_TEXT, 300 * KIB, 1 },	/* index records grouped */
+		{ IN_RANDOM, 600 * KIB, 64 * KIB },	/* no cut: one */
+		{ IN_EMPTY, 0, 0 },
+		{ IN_TINY, 0, 0 },
+	};
+	struct zd_error err = ZD_ERROR_INIT;
+	char streamed[4300];
+
+	snprintf(streamed, sizeof(streamed), "%s/streamed", zd_test_tmpdir);
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		make_input(inputs[i].kind, inputs[i].len);
+		for (size_t l = 0; l < 3; l++) {
+			if (inputs[i].seg == 1 && layouts[l] != ZD_LAYOUT_INDEXED)
+				continue;
+			ck_assert_zd_ok(compress_to(path_in, path_z, layouts[l],
+			                            3, inputs[i].seg, 1, &err),
+			                &err);
+			for (unsigned t = 1; t <= 2; t++) {
+				stream_to(streamed, layouts[l], 3,
+				          inputs[i].seg, t);
+				ck_assert_msg(same_files(path_z, streamed),
+				              "input %zu, layout %d, -T%u: "
+				              "streamed bytes differ", i,
+				              (int)layouts[l], t);
+			}
+		}
+		if (inputs[i].seg == 1) {
+			struct parsed ps;
+
+			parse_output(&ps);
+			ck_assert_uint_lt(ps.idx.nrec, ps.idx.segments);
+			zd_zseg_index_free(&ps.idx);
+			free(ps.z);
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_zseg_segments_standalone)
 {
 	struct zd_error err = ZD_ERROR_INIT;
@@ -721,6 +832,7 @@ zseg_suite(void)
 	tcase_add_loop_test(core, test_zseg_round_trip, 0,
 	                    (int)(sizeof(rt_cases) / sizeof(rt_cases[0])));
 	tcase_add_test(core, test_zseg_threads_identical);
+	tcase_add_test(core, test_zseg_streamed);
 	tcase_add_test(core, test_zseg_segments_standalone);
 	tcase_add_test(core, test_zseg_foreign);
 	tcase_add_test(core, test_zseg_dpkg_deb);

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * encoder.c - a member's compressor, fed while its tar stream is made
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "lib/encoder.h"
+#include "lib/fdio.h"
+#include "lib/zseg-write.h"
+
+struct zd_encoder {
+	const struct zd_comp_params *p;
+	int out_fd;
+	int spool_fd;			/* -1 when streaming */
+	struct zd_zseg_writer *zw;	/* NULL when spooling */
+	uint64_t fed;
+};
+
+static bool
+streams(const struct zd_comp_params *p)
+{
+	return p->type == ZD_COMP_ZSTD &&
+	       (p->layout == ZD_LAYOUT_INDEXED ||
+	        p->layout == ZD_LAYOUT_FRAMES ||
+	        p->layout == ZD_LAYOUT_PZSTD);
+}
+
+struct zd_encoder *
+zd_encoder_new(const struct zd_comp_params *p, struct zd_error *err)
+{
+	struct zd_encoder *e;
+
+	if (zd_comp_params_check(p, err) < 0)
+		return NULL;
+	e = calloc(1, sizeof(*e));
+	if (e == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	e->p = p;
+	e->spool_fd = -1;
+	e->out_fd = zd_tmpfile(err);
+	if (e->out_fd < 0)
+		goto fail;
+	if (streams(p)) {
+		e->zw = zd_zseg_writer_new(p, e->out_fd, -1, err);
+		if (e->zw == NULL)
+			goto fail;
+	} else {
+		e->spool_fd = zd_tmpfile(err);
+		if (e->spool_fd < 0)
+			goto fail;
+	}
+	return e;
+fail:
+	zd_encoder_free(e);
+	return NULL;
+}
+
+int
+zd_encoder_write(void *ctx, const void *buf, size_t len,
+                 struct zd_error *err)
+{
+	struct zd_encoder *e = ctx;
+
+	e->fed += len;
+	if (e->zw != NULL)
+		return zd_zseg_writer_write(e->zw, buf, len, err);
+	return zd_write_all(e->spool_fd, buf, len, err);
+}
+
+int
+zd_encoder_finish(struct zd_encoder *e, int *fd, uint64_t *off,
+                  uint64_t *size, uint64_t *in_size, struct zd_error *err)
+{
+	if (e->zw != NULL) {
+		if (zd_zseg_writer_finish(e->zw, off, size, err) < 0)
+			return -1;
+	} else {
+		if (zd_compress(e->p, e->spool_fd, e->fed, e->out_fd, err) < 0 ||
+		    zd_fd_size(e->out_fd, size, err) < 0)
+			return -1;
+		*off = 0;
+	}
+	*in_size = e->fed;
+	*fd = e->out_fd;
+	e->out_fd = -1;
+	return 0;
+}
+
+void
+zd_encoder_free(struct zd_encoder *e)
+{
+	if (e == NULL)
+		return;
+	zd_zseg_writer_free(e->zw);
+	if (e->spool_fd >= 0)
+		close(e->spool_fd);
+	if (e->out_fd >= 0)
+		close(e->out_fd);
+	free(e);
+}

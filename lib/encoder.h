@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * encoder.h - a member's compressor, fed while its tar stream is made
+ *
+ * The zstd segmented layouts (indexed, frames, pzstd) compress as the
+ * bytes arrive, on the worker pool, with nothing spooled; the other
+ * compressors (xz, gzip, none, zstd single and dpkg) get the stream
+ * spooled to a temporary file and compressed from it at the end, as
+ * zd_compress() does.  Either way the output is a new temporary file.
+ */
+#ifndef ZDEB_ENCODER_H
+#define ZDEB_ENCODER_H
+
+#include <stdint.h>
+
+#include "lib/codec.h"
+#include "lib/error.h"
+
+struct zd_encoder;
+
+/* Checks p (see zd_comp_params_check) and starts.  p must outlive the
+ * encoder.  NULL with err set. */
+struct zd_encoder *zd_encoder_new(const struct zd_comp_params *p,
+                                  struct zd_error *err);
+/* Feeds len bytes; a zd_sink write function (ctx: the encoder). */
+int zd_encoder_write(void *e, const void *buf, size_t len,
+                     struct zd_error *err);
+/*
+ * Finishes: the compressed member is (*fd)[*off, *off + *size), *fd now
+ * the caller's to close; *in_size the bytes fed.  Returns 0, or -1 with
+ * err set.
+ */
+int zd_encoder_finish(struct zd_encoder *e, int *fd, uint64_t *off,
+                      uint64_t *size, uint64_t *in_size,
+                      struct zd_error *err);
+/* Frees e (and its files, unless handed over by finish). */
+void zd_encoder_free(struct zd_encoder *e);
+
+#endif

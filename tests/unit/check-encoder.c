@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check-encoder.c - a member's compressor fed in pieces: the same bytes as
+ * zd_compress() makes from a file, for every compressor and layout
+ */
+#include "config.h"
+
+#include <check.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/codec.h"
+#include "lib/encoder.h"
+#include "tests/unit/testutil.h"
+
+static const struct {
+	enum zd_comp_type type;
+	int level;
+	enum zd_zstd_layout layout;
+} cases[] = {
+	{ ZD_COMP_NONE, 0, ZD_LAYOUT_INDEXED },
+	{ ZD_COMP_GZIP, 9, ZD_LAYOUT_INDEXED },
+	{ ZD_COMP_XZ, 6, ZD_LAYOUT_INDEXED },
+	{ ZD_COMP_ZSTD, 3, ZD_LAYOUT_SINGLE },
+	{ ZD_COMP_ZSTD, 3, ZD_LAYOUT_INDEXED },
+	{ ZD_COMP_ZSTD, 3, ZD_LAYOUT_FRAMES },
+	{ ZD_COMP_ZSTD, 3, ZD_LAYOUT_PZSTD },
+};
+
+static void
+params(struct zd_comp_params *p, size_t i, unsigned threads)
+{
+	memset(p, 0, sizeof(*p));
+	p->type = cases[i].type;
+	p->level = cases[i].level;
+	p->layout = cases[i].layout;
+	p->threads = threads;
+	p->segment_size = 512 << 10;
+}
+
+START_TEST(test_encoder_same_bytes)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_comp_params p;
+	struct zd_encoder *e;
+	unsigned char *in, *want, *got;
+	size_t len, wlen, off = 0;
+	uint64_t start, size, fed, x = 3;
+	int in_fd, ref_fd, fd;
+
+	ck_assert_int_eq(zd_test_sh("tar -cf - -C /usr/share/doc . "
+	                            "2>/dev/null | head -c 3000000 > '%s'",
+	                            zd_test_path("in")), 0);
+	in = zd_test_read_file(zd_test_path("in"), &len);
+	in_fd = open(zd_test_path("in"), O_RDONLY);
+	ref_fd = open(zd_test_path("ref"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(in_fd, 0);
+	ck_assert_int_ge(ref_fd, 0);
+	params(&p, (size_t)_i, 1);
+	ck_assert_zd_ok(zd_compress(&p, in_fd, len, ref_fd, &err), &err);
+	close(ref_fd);
+	close(in_fd);
+	want = zd_test_read_file(zd_test_path("ref"), &wlen);
+
+	params(&p, (size_t)_i, 2);
+	e = zd_encoder_new(&p, &err);
+	ck_assert_msg(e != NULL, "%s", err.msg);
+	while (off < len) {
+		size_t n;
+
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		n = 1 + (size_t)((x >> 33) % 100000);
+		if (n > len - off)
+			n = len - off;
+		ck_assert_zd_ok(zd_encoder_write(e, in + off, n, &err), &err);
+		off += n;
+	}
+	ck_assert_zd_ok(zd_encoder_finish(e, &fd, &start, &size, &fed, &err),
+	                &err);
+	zd_encoder_free(e);
+	ck_assert_uint_eq(fed, len);
+	ck_assert_uint_eq(size, wlen);
+	got = malloc(size > 0 ? size : 1);
+	ck_assert_ptr_nonnull(got);
+	ck_assert_zd_ok(zd_pread_all(fd, got, size, start, &err), &err);
+	ck_assert_msg(memcmp(got, want, wlen) == 0, "case %d: bytes differ",
+	              _i);
+	close(fd);
+	free(got);
+	free(want);
+	free(in);
+}
+END_TEST
+
+START_TEST(test_encoder_bad_params)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_comp_params p;
+
+	params(&p, 2, 1);
+	p.level = 10;		/* xz: 0 to 9 */
+	ck_assert_ptr_null(zd_encoder_new(&p, &err));
+	ck_assert_int_eq(err.code, ZD_E_USAGE);
+	ck_assert_msg(strstr(err.msg, "out of range") != NULL, "%s", err.msg);
+	zd_err_clear(&err);
+	params(&p, 0, 1);
+	p.type = ZD_COMP_BZIP2;	/* read only */
+	ck_assert_ptr_null(zd_encoder_new(&p, &err));
+	ck_assert_int_eq(err.code, ZD_E_UNSUPPORTED);
+}
+END_TEST
+
+static Suite *
+encoder_suite(void)
+{
+	Suite *s = suite_create("encoder");
+	TCase *core = tcase_create("core");
+	TCase *malformed = tcase_create("malformed");
+
+	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
+	                          zd_test_tmpdir_teardown);
+	tcase_set_timeout(core, 60);
+	tcase_add_loop_test(core, test_encoder_same_bytes, 0,
+	                    (int)(sizeof(cases) / sizeof(cases[0])));
+	tcase_add_test(malformed, test_encoder_bad_params);
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, malformed);
+	return s;
+}
+
+int
+main(void)
+{
+	return zd_test_main(encoder_suite());
+}
