@@ -196,27 +196,28 @@ get_cctx(struct zd_zseg_writer *w, unsigned worker, struct zd_error *err)
 	return c;
 }
 
+/* *buf holds at least need bytes: a new buffer of exactly need bytes, or,
+ * with keep, the same bytes in one grown by doubling (gathering). */
 static int
-grow(unsigned char **buf, size_t *cap, size_t need, bool keep, size_t used,
+grow(unsigned char **buf, size_t *cap, size_t need, bool keep,
      struct zd_error *err)
 {
 	unsigned char *b;
-	size_t n;
+	size_t n = need;
 
 	if (*cap >= need && *buf != NULL)
 		return 0;
-	n = *cap > 0 ? *cap : 1;
-	while (n < need)
-		n = n > SIZE_MAX / 2 ? need : 2 * n;
 	if (keep) {
+		n = *cap > 0 ? *cap : 1;
+		while (n < need)
+			n = n > SIZE_MAX / 2 ? need : 2 * n;
 		b = realloc(*buf, n);
 	} else {
 		free(*buf);
 		*buf = NULL;
 		*cap = 0;
-		b = malloc(n);
+		b = malloc(n > 0 ? n : 1);
 	}
-	(void)used;
 	if (b == NULL)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
 	*buf = b;
@@ -291,7 +292,7 @@ w_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 		inner = len - TAIL_KEEP;
 	}
 	if (grow(&s->out, &s->out_cap, ZSTD_compressBound(inner) +
-	         PZSTD_HDR + ZD_ZSEG_RESET_SIZE, false, 0, err) < 0)
+	         PZSTD_HDR + ZD_ZSEG_RESET_SIZE, false, err) < 0)
 		return -1;
 	if (w->p.layout == ZD_LAYOUT_PZSTD) {
 		rc = ZSTD_compress2(c, s->out + PZSTD_HDR,
@@ -363,7 +364,7 @@ gather_add(struct gather *g, const unsigned char *buf, size_t len,
 	if (len == 0)
 		return 0;
 	if (len > SIZE_MAX - g->len ||
-	    grow(&g->buf, &g->cap, g->len + len, true, g->len, err) < 0)
+	    grow(&g->buf, &g->cap, g->len + len, true, err) < 0)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
 	memcpy(g->buf + g->len, buf, len);
 	g->len += len;

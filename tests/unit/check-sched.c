@@ -202,6 +202,67 @@ START_TEST(test_sched_produce_failure)
 }
 END_TEST
 
+/* The caller-driven API: the caller fills each slot and submits it. */
+static int
+drive(struct job_ctx *c, unsigned threads, unsigned window, uint64_t njobs,
+      struct zd_error *err)
+{
+	struct zd_sched *s = zd_sched_start(&ops, c, threads, window, err);
+
+	if (s == NULL)
+		return -1;
+	for (uint64_t i = 0; i < njobs; i++) {
+		unsigned slot;
+
+		if (zd_sched_next_slot(s, &slot, err) < 0 ||
+		    t_produce(c, i, slot, err) != 1 ||
+		    zd_sched_submit(s, err) < 0) {
+			zd_sched_finish(s, false, NULL);
+			return -1;
+		}
+	}
+	return zd_sched_finish(s, true, err);
+}
+
+START_TEST(test_sched_push_order)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct job_ctx c;
+	unsigned threads = thread_counts[_i];
+	unsigned window = threads > 1 ? 2 * threads : 1;
+
+	ctx_init(&c, window);
+	ck_assert_zd_ok(drive(&c, threads, window, NJOBS, &err), &err);
+	ck_assert_uint_eq(c.nconsumed, NJOBS);
+	for (uint64_t i = 0; i < NJOBS; i++)
+		ck_assert_uint_eq(c.consumed[i], i);
+	ck_assert(!c.overlap);
+	ck_assert_uint_le(atomic_load(&c.max_running), threads);
+}
+END_TEST
+
+START_TEST(test_sched_push_failure)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct job_ctx c;
+	unsigned threads = thread_counts[_i];
+	unsigned window = threads > 1 ? 2 * threads : 1;
+
+	ctx_init(&c, window);
+	c.fail_run = 57;
+	ck_assert_int_eq(drive(&c, threads, window, NJOBS, &err), -1);
+	ck_assert_str_eq(err.msg, "job 57 failed");
+	ck_assert_uint_eq(c.nconsumed, 57);
+	ck_assert_uint_le(atomic_load(&c.ran), 57 + window + 1);
+
+	/* a job failing in the last window is reported by finish */
+	ctx_init(&c, window);
+	c.fail_run = NJOBS - 1;
+	ck_assert_int_eq(drive(&c, threads, window, NJOBS, &err), -1);
+	ck_assert_uint_eq(c.nconsumed, NJOBS - 1);
+}
+END_TEST
+
 static Suite *
 sched_suite(void)
 {
@@ -212,6 +273,8 @@ sched_suite(void)
 
 	tcase_add_loop_test(core, test_sched_order, 0, n);
 	tcase_add_test(core, test_sched_empty);
+	tcase_add_loop_test(core, test_sched_push_order, 0, n);
+	tcase_add_loop_test(malformed, test_sched_push_failure, 0, n);
 	tcase_add_loop_test(malformed, test_sched_run_failure, 0, n);
 	tcase_add_test(malformed, test_sched_lowest_failure_wins);
 	tcase_add_loop_test(malformed, test_sched_consume_failure, 0, n);
