@@ -45,9 +45,13 @@ echo "input: $(awk "BEGIN {printf \"%.1f\", $mb / 1e6}") MB tar; $(nproc) cores;
 
 now() { date +%s.%N; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-timeit() {  # timeit CMD... -> prints the median seconds
+# timeit CMD... -> prints the median seconds; $pre, if set, runs untimed
+# before each run (removing an output, so that unlinking the previous one
+# is not counted)
+timeit() {
 	ts=""; i=0
 	while [ $i -lt "$runs" ]; do
+		[ -z "${pre:-}" ] || sh -c "$pre"
 		t0=$(now); sh -c "$*" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
 		t1=$(now); ts="$ts $(awk "BEGIN {print $t1 - $t0}")"; i=$((i + 1))
 	done
@@ -69,8 +73,8 @@ for L in $levels; do
 	pz=$(stat -c %s "$W/p.zst")
 	# zstd -l counts skippable frames among its Frames: subtract them
 	pzframes=$(zstd -l "$W/p.zst" | awk 'NR == 2 {print $1 - $2}')
-	t1b=$(timeit "'$zdeb' recompress -T1 -z$L '$W/base.deb' '$W/i1.deb'")
-	t2b=$(timeit "'$zdeb' recompress -T2 -z$L '$W/base.deb' '$W/i.deb'")
+	t1b=$(pre="rm -f '$W/i1.deb'"; timeit "'$zdeb' recompress -T1 -z$L '$W/base.deb' '$W/i1.deb'")
+	t2b=$(pre="rm -f '$W/i.deb'"; timeit "'$zdeb' recompress -T2 -z$L '$W/base.deb' '$W/i.deb'")
 	"$zdeb" recompress -z$L --layout=pzstd "$W/base.deb" "$W/pz.deb" 2>/dev/null
 	"$zdeb" recompress -z$L --layout=frames "$W/base.deb" "$W/fr.deb" 2>/dev/null
 	"$zdeb" recompress -z$L --layout=single "$W/base.deb" "$W/si.deb"
