@@ -31,7 +31,8 @@
 #define INDEX_READ_MAX (64u << 10)	/* larger index frames: damaged */
 #define CHUNK (256u << 10)		/* decoded bytes handed on at once */
 #define MEM_BUDGET (512 * MIB)		/* decoded bytes queued, at most */
-/* pieces in flight: one a worker, and the one being written */
+/* pieces in flight: one a worker, and one whose worker is done but whose
+ * chunks are still being written */
 #define WINDOW(threads) ((threads) + 1)
 
 struct frame_list {
@@ -61,8 +62,8 @@ struct dec {
 	struct zd_outq *q;	/* decoded bytes, workers to writer */
 	unsigned nworkers;
 	struct dworker *wk;	/* one per worker */
-	XXH64_state_t *total;	/* consume: indexed content checksum */
-	uint64_t emitted;	/* consume */
+	XXH64_state_t *total;	/* writer: indexed content checksum */
+	uint64_t emitted;	/* writer */
 	/* One thread, indexed: the frame is streamed and each piece's
 	 * XXH64 checked as its bytes pass (emit). */
 	XXH64_state_t *piece_hash;
