@@ -413,15 +413,15 @@ scan(struct zd_zseg_writer *w, const unsigned char *buf, size_t len,
 	return len;
 }
 
-/* Queues [seg_start, seg_start + n) of fill as a segment; the bytes of
- * fill after it stay in fill as the start of the next segment. */
+/* Queues fill, [seg_start, seg_start + fill.len), as a segment; fill is
+ * then empty. */
 static int
-submit(struct zd_zseg_writer *w, size_t n, bool last, struct zd_error *err)
+submit(struct zd_zseg_writer *w, bool last, struct zd_error *err)
 {
 	struct seg_slot *s;
+	size_t n = w->fill.len, c;
 	unsigned slot;
 	unsigned char *b;
-	size_t c;
 
 	if (zd_sched_next_slot(w->sched, &slot, err) < 0)
 		return -1;
@@ -452,7 +452,7 @@ cut(struct zd_zseg_writer *w, struct zd_error *err)
 	bool found;
 	size_t k;
 
-	if (submit(w, w->fill.len, false, err) < 0)
+	if (submit(w, false, err) < 0)
 		return -1;
 	w->have_cand = false;
 	t = w->fill;		/* empty, the slot's old buffer */
@@ -716,7 +716,7 @@ zd_zseg_writer_finish(struct zd_zseg_writer *w, uint64_t *start,
 		w->have_cand = false;
 	}
 	if ((w->fill.len > 0 || w->submitted == 0) &&
-	    submit(w, w->fill.len, true, err) < 0)
+	    submit(w, true, err) < 0)
 		goto fail;
 	rc = zd_sched_finish(w->sched, true, err);
 	w->sched = NULL;

@@ -16,7 +16,8 @@
 /*
  * Compresses in_fd[0, in_size) (read with pread, so in_fd must be
  * seekable) to out_fd (written sequentially: a pipe is fine) in layout
- * p->layout on p->threads threads, at most 2 * threads segments in memory.
+ * p->layout on p->threads threads, with at most 2 * threads + 2
+ * segments in memory.
  * The bytes depend only on the input, p->level, p->zstd_long,
  * p->segment_size and p->layout, never on p->threads.
  *
