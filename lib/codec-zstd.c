@@ -34,6 +34,7 @@
 #include "lib/codec-impl.h"
 #include "lib/pdecode.h"
 #include "lib/zseg-write.h"
+#include "lib/zstd-frame.h"
 
 /* RFC 8878 3.1.1: frame magic; 3.1.2: skippable magic 0x184D2A5?. */
 #define ZSTD_FRAME_MAGIC 0xFD2FB528u
@@ -402,18 +403,12 @@ zd_zstd_decode_sequential(const struct zd_region *in,
 		had_in = zin.pos;
 		r = ZSTD_decompressStream(dctx, &zout, &zin);
 		if (ZSTD_isError(r)) {
-			ZSTD_ErrorCode code = ZSTD_getErrorCode(r);
-			enum zd_errc ec = ZD_E_FORMAT;
+			enum zd_errc ec = zd_zstd_errc(r);
 
-			if (code == ZSTD_error_memory_allocation) {
+			if (ec == ZD_E_NOMEM) {
 				zd_err(err, ZD_E_NOMEM, "out of memory");
 				goto out;
 			}
-			if (code == ZSTD_error_checksum_wrong)
-				ec = ZD_E_CHECKSUM;
-			else if (code ==
-			         ZSTD_error_frameParameter_windowTooLarge)
-				ec = ZD_E_LIMIT;
 			zd_codec_err_corrupt(err, ec, p, "zstd", pos,
 			                     ZSTD_getErrorName(r));
 			goto out;

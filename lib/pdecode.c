@@ -17,7 +17,6 @@
 #include <string.h>
 #include <xxhash.h>
 #include <zstd.h>
-#include <zstd_errors.h>
 
 #include "lib/outq.h"
 #include "lib/pdecode.h"
@@ -326,14 +325,14 @@ emit(struct dec *d, const void *buf, size_t len, struct zd_error *err)
 static int
 zstd_error(size_t rc, const char *name, struct zd_error *err)
 {
-	switch (ZSTD_getErrorCode(rc)) {
-	case ZSTD_error_frameParameter_windowTooLarge:
+	switch (zd_zstd_errc(rc)) {
+	case ZD_E_LIMIT:
 		return zd_err(err, ZD_E_LIMIT, "window of '%s' exceeds the "
 		              "limit", name);
-	case ZSTD_error_checksum_wrong:
+	case ZD_E_CHECKSUM:
 		return zd_err(err, ZD_E_CHECKSUM, "checksum mismatch in '%s'",
 		              name);
-	case ZSTD_error_memory_allocation:
+	case ZD_E_NOMEM:
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
 	default:
 		return zd_err(err, ZD_E_FORMAT, "corrupt zstd data in '%s': %s",

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
-#include <zstd_errors.h>
 
 #include "lib/zseg-read.h"
 
@@ -202,13 +201,15 @@ feed_next(struct feed *f, ZSTD_inBuffer *ib, struct zd_error *err)
 	return 0;
 }
 
+/* The piece's name and offset are prefixed by the caller. */
 static int
 zstd_fail(size_t rc, struct zd_error *err)
 {
-	if (ZSTD_getErrorCode(rc) == ZSTD_error_checksum_wrong)
-		return zd_err(err, ZD_E_CHECKSUM, "checksum mismatch");
-	return zd_err(err, ZD_E_FORMAT, "corrupt zstd data: %s",
-	              ZSTD_getErrorName(rc));
+	enum zd_errc c = zd_zstd_errc(rc);
+
+	if (c == ZD_E_CHECKSUM)
+		return zd_err(err, c, "checksum mismatch");
+	return zd_err(err, c, "corrupt zstd data: %s", ZSTD_getErrorName(rc));
 }
 
 /* Hands the output buffer's bytes on, hashed while still in the cache. */

@@ -9,6 +9,7 @@
 
 #include <assert.h>
 #include <string.h>
+#include <zstd_errors.h>
 
 #include "lib/zstd-frame.h"
 
@@ -250,4 +251,19 @@ zd_zstd_frame_walk(const struct zd_region *in, uint64_t off,
 	}
 	fi->size = pos;
 	return 0;
+}
+
+enum zd_errc
+zd_zstd_errc(size_t zstd_rc)
+{
+	switch (ZSTD_getErrorCode(zstd_rc)) {
+	case ZSTD_error_checksum_wrong:
+		return ZD_E_CHECKSUM;
+	case ZSTD_error_frameParameter_windowTooLarge:
+		return ZD_E_LIMIT;
+	case ZSTD_error_memory_allocation:
+		return ZD_E_NOMEM;
+	default:
+		return ZD_E_FORMAT;
+	}
 }

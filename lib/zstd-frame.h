@@ -110,6 +110,11 @@ int zd_zstd_block_parse(const void *buf, uint64_t block_max,
 /* min(window, 128 KiB): the largest a block may be or decode to. */
 uint64_t zd_zstd_block_max(const struct zd_zstd_fhdr *h);
 
+/* The class of a libzstd decoding error (a ZSTD_isError() result):
+ * ZD_E_CHECKSUM, ZD_E_LIMIT (window too large), ZD_E_NOMEM, else
+ * ZD_E_FORMAT. */
+enum zd_errc zd_zstd_errc(size_t zstd_rc);
+
 /* One frame of a member, as the walker found it. */
 struct zd_zstd_frame_info {
 	uint64_t off;		/* offset in the region */
