@@ -86,7 +86,8 @@ zd_encoder_finish(struct zd_encoder *e, int *fd, uint64_t *off,
 			return -1;
 		*off = 0;
 	}
-	*in_size = e->fed;
+	if (in_size != NULL)
+		*in_size = e->fed;
 	*fd = e->out_fd;
 	e->out_fd = -1;
 	return 0;

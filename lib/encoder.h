@@ -27,8 +27,8 @@ int zd_encoder_write(void *e, const void *buf, size_t len,
                      struct zd_error *err);
 /*
  * Finishes: the compressed member is (*fd)[*off, *off + *size), *fd now
- * the caller's to close; *in_size the bytes fed.  Returns 0, or -1 with
- * err set.
+ * the caller's to close; *in_size (if not NULL) the bytes fed.  Returns 0,
+ * or -1 with err set.
  */
 int zd_encoder_finish(struct zd_encoder *e, int *fd, uint64_t *off,
                       uint64_t *size, uint64_t *in_size,

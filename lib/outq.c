@@ -111,13 +111,8 @@ zd_outq_start(struct zd_outq *q, unsigned slot, uint64_t job)
 	struct oq_slot *s = &q->slots[slot];
 
 	pthread_mutex_lock(&q->lock);
-	while (s->head != NULL) {	/* a failed job's leftovers */
-		struct chunk *c = s->head;
-
-		s->head = c->next;
-		chunk_release(q, c);
-	}
-	s->tail = NULL;
+	/* the slot's previous job was written whole: its queue is empty */
+	s->head = s->tail = NULL;
 	s->job = job;
 	s->started = true;
 	s->finished = s->failed = false;

@@ -51,7 +51,8 @@ struct zd_sched_ops {
 };
 
 /*
- * The same pool driven by the caller (no produce callback): the caller
+ * The same pool driven by the caller (ops->produce is not used and may be
+ * NULL): the caller
  * fills the slot zd_sched_next_slot() gives, then submits it; results are
  * consumed in order as the window fills and by zd_sched_finish().
  *

@@ -267,15 +267,6 @@ splice_inner(struct seg_slot *s, struct zd_error *err)
 }
 
 static int
-w_produce(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
-{
-	(void)ctx;
-	(void)i;
-	(void)slot;
-	return zd_err(err, ZD_E_INTERNAL, "the writer submits its jobs");
-}
-
-static int
 w_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
       struct zd_error *err)
 {
@@ -746,8 +737,9 @@ fail:
 	return -1;
 }
 
+/* the writer submits its jobs: no produce callback */
 static const struct zd_sched_ops writer_ops = {
-	w_produce, w_run, w_consume, false,
+	NULL, w_run, w_consume, false,
 };
 
 void

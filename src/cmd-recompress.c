@@ -41,15 +41,13 @@ recode(const struct zd_deb_member *m, const char *base,
 	struct zd_dec_params p;
 	struct zd_encoder *e = zd_encoder_new(cp, err);
 	struct zd_sink sink = { zd_encoder_write, e };
-	uint64_t in_size;
 	int rc = -1;
 
 	if (e == NULL)
 		return -1;
 	zd_cli_dec_params(&p, cp->threads);
 	if (zd_member_decode(m, &p, &sink, err) < 0 ||
-	    zd_encoder_finish(e, out_fd, out_off, out_size, &in_size,
-	                      err) < 0)
+	    zd_encoder_finish(e, out_fd, out_off, out_size, NULL, err) < 0)
 		goto out;
 	snprintf(name, name_size, "%s%s", base, zd_codec_get(cp->type)->ext);
 	rc = 0;
