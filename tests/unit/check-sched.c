@@ -97,16 +97,58 @@ ctx_init(struct job_ctx *c, unsigned window)
 }
 
 static const unsigned thread_counts[] = { 1, 2, 3, 8 };
+#define NCOUNTS (sizeof(thread_counts) / sizeof(thread_counts[0]))
+
+/* The caller-driven API: the caller fills each slot and submits it. */
+static int
+drive(struct job_ctx *c, unsigned threads, unsigned window,
+      struct zd_error *err)
+{
+	struct zd_sched *s = zd_sched_start(&ops, c, threads, window, err);
+
+	if (s == NULL)
+		return -1;
+	for (uint64_t i = 0; i < c->njobs; i++) {
+		unsigned slot;
+
+		if (zd_sched_next_slot(s, &slot, err) < 0 ||
+		    t_produce(c, i, slot, err) != 1 ||
+		    zd_sched_submit(s, err) < 0) {
+			zd_sched_finish(s, false, NULL);
+			return -1;
+		}
+	}
+	return zd_sched_finish(s, true, err);
+}
+
+/*
+ * Loop tests run over every thread count with zd_sched_run() (i <
+ * NCOUNTS), then again with the caller-driven API.
+ */
+static int
+run_jobs(struct job_ctx *c, int i, unsigned threads, unsigned window,
+         struct zd_error *err)
+{
+	if ((size_t)i < NCOUNTS)
+		return zd_sched_run(&ops, c, threads, window, err);
+	return drive(c, threads, window, err);
+}
+
+static unsigned
+threads_of(int i)
+{
+	return thread_counts[(size_t)i % NCOUNTS];
+}
 
 START_TEST(test_sched_order)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct job_ctx c;
-	unsigned threads = thread_counts[_i];
+	unsigned threads = threads_of(_i);
 	unsigned window = threads > 1 ? 2 * threads : 1;
 
 	ctx_init(&c, window);
-	ck_assert_zd_ok(zd_sched_run(&ops, &c, threads, window, &err), &err);
+	ck_assert_zd_ok(run_jobs(&c, _i, threads, window, &err), &err);
 	ck_assert_uint_eq(c.nconsumed, NJOBS);
 	for (uint64_t i = 0; i < NJOBS; i++)
 		ck_assert_uint_eq(c.consumed[i], i);
@@ -122,7 +164,7 @@ START_TEST(test_sched_empty)
 
 	ctx_init(&c, 4);
 	c.njobs = 0;
-	ck_assert_zd_ok(zd_sched_run(&ops, &c, 2, 4, &err), &err);
+	ck_assert_zd_ok(run_jobs(&c, _i, 2, 4, &err), &err);
 	ck_assert_uint_eq(c.nconsumed, 0);
 }
 END_TEST
@@ -131,19 +173,26 @@ START_TEST(test_sched_run_failure)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct job_ctx c;
-	unsigned threads = thread_counts[_i];
+	unsigned threads = threads_of(_i);
 	unsigned window = threads > 1 ? 2 * threads : 1;
 
 	ctx_init(&c, window);
 	c.fail_run = 57;
 	c.fail_run2 = 58;
-	ck_assert_int_eq(zd_sched_run(&ops, &c, threads, window, &err), -1);
+	ck_assert_int_eq(run_jobs(&c, _i, threads, window, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_FORMAT);
 	ck_assert_str_eq(err.msg, "job 57 failed");
 	/* every job before the failure consumed, none after */
 	ck_assert_uint_eq(c.nconsumed, 57);
 	/* cancelled: no job started far beyond the window */
 	ck_assert_uint_le(atomic_load(&c.ran), 57 + window + 1);
+
+	/* a job failing in the last window (found while finishing) */
+	ctx_init(&c, window);
+	c.fail_run = NJOBS - 1;
+	ck_assert_int_eq(run_jobs(&c, _i, threads, window, &err), -1);
+	ck_assert_str_eq(err.msg, "job 199 failed");
+	ck_assert_uint_eq(c.nconsumed, NJOBS - 1);
 }
 END_TEST
 
@@ -156,7 +205,7 @@ START_TEST(test_sched_lowest_failure_wins)
 	ctx_init(&c, 8);
 	c.fail_run = 12;
 	c.fail_run2 = 11;
-	ck_assert_int_eq(zd_sched_run(&ops, &c, 4, 8, &err), -1);
+	ck_assert_int_eq(run_jobs(&c, _i, 4, 8, &err), -1);
 	ck_assert_str_eq(err.msg, "job 11 failed");
 	ck_assert_uint_eq(c.nconsumed, 11);
 }
@@ -166,12 +215,12 @@ START_TEST(test_sched_consume_failure)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct job_ctx c;
-	unsigned threads = thread_counts[_i];
+	unsigned threads = threads_of(_i);
 	unsigned window = threads > 1 ? 2 * threads : 1;
 
 	ctx_init(&c, window);
 	c.fail_consume = 5;
-	ck_assert_int_eq(zd_sched_run(&ops, &c, threads, window, &err), -1);
+	ck_assert_int_eq(run_jobs(&c, _i, threads, window, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_str_eq(err.msg, "consume 5 failed");
 	ck_assert_uint_eq(c.nconsumed, 6);
@@ -183,7 +232,7 @@ START_TEST(test_sched_produce_failure)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct job_ctx c;
-	unsigned threads = thread_counts[_i];
+	unsigned threads = threads_of(_i);
 	unsigned window = threads > 1 ? 2 * threads : 1;
 
 	ctx_init(&c, window);
@@ -202,82 +251,21 @@ START_TEST(test_sched_produce_failure)
 }
 END_TEST
 
-/* The caller-driven API: the caller fills each slot and submits it. */
-static int
-drive(struct job_ctx *c, unsigned threads, unsigned window, uint64_t njobs,
-      struct zd_error *err)
-{
-	struct zd_sched *s = zd_sched_start(&ops, c, threads, window, err);
-
-	if (s == NULL)
-		return -1;
-	for (uint64_t i = 0; i < njobs; i++) {
-		unsigned slot;
-
-		if (zd_sched_next_slot(s, &slot, err) < 0 ||
-		    t_produce(c, i, slot, err) != 1 ||
-		    zd_sched_submit(s, err) < 0) {
-			zd_sched_finish(s, false, NULL);
-			return -1;
-		}
-	}
-	return zd_sched_finish(s, true, err);
-}
-
-START_TEST(test_sched_push_order)
-{
-	struct zd_error err = ZD_ERROR_INIT;
-	struct job_ctx c;
-	unsigned threads = thread_counts[_i];
-	unsigned window = threads > 1 ? 2 * threads : 1;
-
-	ctx_init(&c, window);
-	ck_assert_zd_ok(drive(&c, threads, window, NJOBS, &err), &err);
-	ck_assert_uint_eq(c.nconsumed, NJOBS);
-	for (uint64_t i = 0; i < NJOBS; i++)
-		ck_assert_uint_eq(c.consumed[i], i);
-	ck_assert(!c.overlap);
-	ck_assert_uint_le(atomic_load(&c.max_running), threads);
-}
-END_TEST
-
-START_TEST(test_sched_push_failure)
-{
-	struct zd_error err = ZD_ERROR_INIT;
-	struct job_ctx c;
-	unsigned threads = thread_counts[_i];
-	unsigned window = threads > 1 ? 2 * threads : 1;
-
-	ctx_init(&c, window);
-	c.fail_run = 57;
-	ck_assert_int_eq(drive(&c, threads, window, NJOBS, &err), -1);
-	ck_assert_str_eq(err.msg, "job 57 failed");
-	ck_assert_uint_eq(c.nconsumed, 57);
-	ck_assert_uint_le(atomic_load(&c.ran), 57 + window + 1);
-
-	/* a job failing in the last window is reported by finish */
-	ctx_init(&c, window);
-	c.fail_run = NJOBS - 1;
-	ck_assert_int_eq(drive(&c, threads, window, NJOBS, &err), -1);
-	ck_assert_uint_eq(c.nconsumed, NJOBS - 1);
-}
-END_TEST
-
 static Suite *
 sched_suite(void)
 {
 	Suite *s = suite_create("sched");
 	TCase *core = tcase_create("core");
 	TCase *malformed = tcase_create("malformed");
-	int n = (int)(sizeof(thread_counts) / sizeof(thread_counts[0]));
+	int n = (int)NCOUNTS;
 
-	tcase_add_loop_test(core, test_sched_order, 0, n);
-	tcase_add_test(core, test_sched_empty);
-	tcase_add_loop_test(core, test_sched_push_order, 0, n);
-	tcase_add_loop_test(malformed, test_sched_push_failure, 0, n);
-	tcase_add_loop_test(malformed, test_sched_run_failure, 0, n);
-	tcase_add_test(malformed, test_sched_lowest_failure_wins);
-	tcase_add_loop_test(malformed, test_sched_consume_failure, 0, n);
+	/* 0 .. n-1: zd_sched_run(); n .. 2n-1: the caller-driven API */
+	tcase_add_loop_test(core, test_sched_order, 0, 2 * n);
+	tcase_add_loop_test(core, test_sched_empty, n - 1, n + 1);
+	tcase_add_loop_test(malformed, test_sched_run_failure, 0, 2 * n);
+	tcase_add_loop_test(malformed, test_sched_lowest_failure_wins, n - 1,
+	                    n + 1);
+	tcase_add_loop_test(malformed, test_sched_consume_failure, 0, 2 * n);
 	tcase_add_loop_test(malformed, test_sched_produce_failure, 0, n);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, malformed);
