@@ -225,6 +225,42 @@ read_cat(int fd)
 	}
 }
 
+/*
+ * The wrappers: time the real call from t0, account it, and return its
+ * result with errno as the call left it.
+ */
+static int
+timed(enum iot_cat c, uint64_t t0, int rc)
+{
+	int e = errno;
+
+	account(c, t0, 0);
+	errno = e;
+	return rc;
+}
+
+static ssize_t
+timed_io(enum iot_cat c, uint64_t t0, ssize_t rc)
+{
+	int e = errno;
+
+	stream_note(c, t0, rc);
+	account(c, t0, rc);
+	errno = e;
+	return rc;
+}
+
+static int
+timed_open(uint64_t t0, int rc, const char *path)
+{
+	int e = errno;
+
+	account(IOT_OPEN, t0, 0);
+	fd_opened(rc, path);
+	errno = e;
+	return rc;
+}
+
 /* --- sync ---------------------------------------------------------- */
 
 ZD_IOT_EXPORT int
@@ -232,12 +268,8 @@ fsync(int fd)
 {
 	REAL(int, fsync, int);
 	uint64_t t0 = now_ns();
-	int rc = real_fsync(fd);
-	int e = errno;
 
-	account(IOT_FSYNC, t0, 0);
-	errno = e;
-	return rc;
+	return timed(IOT_FSYNC, t0, real_fsync(fd));
 }
 
 ZD_IOT_EXPORT int
@@ -245,12 +277,8 @@ fdatasync(int fd)
 {
 	REAL(int, fdatasync, int);
 	uint64_t t0 = now_ns();
-	int rc = real_fdatasync(fd);
-	int e = errno;
 
-	account(IOT_FSYNC, t0, 0);
-	errno = e;
-	return rc;
+	return timed(IOT_FSYNC, t0, real_fdatasync(fd));
 }
 
 ZD_IOT_EXPORT int
@@ -258,12 +286,8 @@ sync_file_range(int fd, off64_t off, off64_t n, unsigned int flags)
 {
 	REAL(int, sync_file_range, int, off64_t, off64_t, unsigned int);
 	uint64_t t0 = now_ns();
-	int rc = real_sync_file_range(fd, off, n, flags);
-	int e = errno;
 
-	account(IOT_FSYNC, t0, 0);
-	errno = e;
-	return rc;
+	return timed(IOT_FSYNC, t0, real_sync_file_range(fd, off, n, flags));
 }
 
 ZD_IOT_EXPORT int
@@ -271,12 +295,8 @@ syncfs(int fd)
 {
 	REAL(int, syncfs, int);
 	uint64_t t0 = now_ns();
-	int rc = real_syncfs(fd);
-	int e = errno;
 
-	account(IOT_FSYNC, t0, 0);
-	errno = e;
-	return rc;
+	return timed(IOT_FSYNC, t0, real_syncfs(fd));
 }
 
 /* --- rename -------------------------------------------------------- */
@@ -286,12 +306,8 @@ rename(const char *from, const char *to)
 {
 	REAL(int, rename, const char *, const char *);
 	uint64_t t0 = now_ns();
-	int rc = real_rename(from, to);
-	int e = errno;
 
-	account(IOT_RENAME, t0, 0);
-	errno = e;
-	return rc;
+	return timed(IOT_RENAME, t0, real_rename(from, to));
 }
 
 ZD_IOT_EXPORT int
@@ -299,12 +315,8 @@ renameat(int dfrom, const char *from, int dto, const char *to)
 {
 	REAL(int, renameat, int, const char *, int, const char *);
 	uint64_t t0 = now_ns();
-	int rc = real_renameat(dfrom, from, dto, to);
-	int e = errno;
 
-	account(IOT_RENAME, t0, 0);
-	errno = e;
-	return rc;
+	return timed(IOT_RENAME, t0, real_renameat(dfrom, from, dto, to));
 }
 
 ZD_IOT_EXPORT int
@@ -314,15 +326,12 @@ renameat2(int dfrom, const char *from, int dto, const char *to,
 	REAL(int, renameat2, int, const char *, int, const char *,
 	     unsigned int);
 	uint64_t t0 = now_ns();
-	int rc = real_renameat2(dfrom, from, dto, to, flags);
-	int e = errno;
 
-	account(IOT_RENAME, t0, 0);
-	errno = e;
-	return rc;
+	return timed(IOT_RENAME, t0,
+	             real_renameat2(dfrom, from, dto, to, flags));
 }
 
-/* --- write --------------------------------------------------------- */
+/* --- write (stream_note ignores write categories) ------------------ */
 
 ZD_IOT_EXPORT ssize_t
 write(int fd, const void *buf, size_t n)
@@ -330,12 +339,8 @@ write(int fd, const void *buf, size_t n)
 	REAL(ssize_t, write, int, const void *, size_t);
 	enum iot_cat c = write_cat(fd);
 	uint64_t t0 = now_ns();
-	ssize_t rc = real_write(fd, buf, n);
-	int e = errno;
 
-	account(c, t0, rc);
-	errno = e;
-	return rc;
+	return timed_io(c, t0, real_write(fd, buf, n));
 }
 
 ZD_IOT_EXPORT ssize_t
@@ -344,12 +349,8 @@ pwrite(int fd, const void *buf, size_t n, off_t off)
 	REAL(ssize_t, pwrite, int, const void *, size_t, off_t);
 	enum iot_cat c = write_cat(fd);
 	uint64_t t0 = now_ns();
-	ssize_t rc = real_pwrite(fd, buf, n, off);
-	int e = errno;
 
-	account(c, t0, rc);
-	errno = e;
-	return rc;
+	return timed_io(c, t0, real_pwrite(fd, buf, n, off));
 }
 
 ZD_IOT_EXPORT ssize_t
@@ -358,12 +359,8 @@ pwrite64(int fd, const void *buf, size_t n, off64_t off)
 	REAL(ssize_t, pwrite64, int, const void *, size_t, off64_t);
 	enum iot_cat c = write_cat(fd);
 	uint64_t t0 = now_ns();
-	ssize_t rc = real_pwrite64(fd, buf, n, off);
-	int e = errno;
 
-	account(c, t0, rc);
-	errno = e;
-	return rc;
+	return timed_io(c, t0, real_pwrite64(fd, buf, n, off));
 }
 
 ZD_IOT_EXPORT ssize_t
@@ -372,12 +369,8 @@ writev(int fd, const struct iovec *iov, int cnt)
 	REAL(ssize_t, writev, int, const struct iovec *, int);
 	enum iot_cat c = write_cat(fd);
 	uint64_t t0 = now_ns();
-	ssize_t rc = real_writev(fd, iov, cnt);
-	int e = errno;
 
-	account(c, t0, rc);
-	errno = e;
-	return rc;
+	return timed_io(c, t0, real_writev(fd, iov, cnt));
 }
 
 /* --- read ---------------------------------------------------------- */
@@ -388,13 +381,8 @@ read(int fd, void *buf, size_t n)
 	REAL(ssize_t, read, int, void *, size_t);
 	enum iot_cat c = read_cat(fd);
 	uint64_t t0 = now_ns();
-	ssize_t rc = real_read(fd, buf, n);
-	int e = errno;
 
-	stream_note(c, t0, rc);
-	account(c, t0, rc);
-	errno = e;
-	return rc;
+	return timed_io(c, t0, real_read(fd, buf, n));
 }
 
 ZD_IOT_EXPORT ssize_t
@@ -403,13 +391,8 @@ pread(int fd, void *buf, size_t n, off_t off)
 	REAL(ssize_t, pread, int, void *, size_t, off_t);
 	enum iot_cat c = read_cat(fd);
 	uint64_t t0 = now_ns();
-	ssize_t rc = real_pread(fd, buf, n, off);
-	int e = errno;
 
-	stream_note(c, t0, rc);
-	account(c, t0, rc);
-	errno = e;
-	return rc;
+	return timed_io(c, t0, real_pread(fd, buf, n, off));
 }
 
 ZD_IOT_EXPORT ssize_t
@@ -418,13 +401,8 @@ pread64(int fd, void *buf, size_t n, off64_t off)
 	REAL(ssize_t, pread64, int, void *, size_t, off64_t);
 	enum iot_cat c = read_cat(fd);
 	uint64_t t0 = now_ns();
-	ssize_t rc = real_pread64(fd, buf, n, off);
-	int e = errno;
 
-	stream_note(c, t0, rc);
-	account(c, t0, rc);
-	errno = e;
-	return rc;
+	return timed_io(c, t0, real_pread64(fd, buf, n, off));
 }
 
 ZD_IOT_EXPORT ssize_t
@@ -433,13 +411,8 @@ readv(int fd, const struct iovec *iov, int cnt)
 	REAL(ssize_t, readv, int, const struct iovec *, int);
 	enum iot_cat c = read_cat(fd);
 	uint64_t t0 = now_ns();
-	ssize_t rc = real_readv(fd, iov, cnt);
-	int e = errno;
 
-	stream_note(c, t0, rc);
-	account(c, t0, rc);
-	errno = e;
-	return rc;
+	return timed_io(c, t0, real_readv(fd, iov, cnt));
 }
 
 /* --- open, close, unlink ------------------------------------------- */
@@ -452,88 +425,60 @@ open_mode(int flags, va_list ap)
 	return 0;
 }
 
+/* The mode argument of an open(): there only with O_CREAT/O_TMPFILE. */
+#define OPEN_MODE(flags, mode) do { \
+		va_list ap_; \
+		va_start(ap_, flags); \
+		(mode) = open_mode(flags, ap_); \
+		va_end(ap_); \
+	} while (0)
+
 ZD_IOT_EXPORT int
 open(const char *path, int flags, ...)
 {
 	REAL(int, open, const char *, int, mode_t);
-	va_list ap;
 	mode_t mode;
 	uint64_t t0;
-	int rc, e;
 
-	va_start(ap, flags);
-	mode = open_mode(flags, ap);
-	va_end(ap);
+	OPEN_MODE(flags, mode);
 	t0 = now_ns();
-	rc = real_open(path, flags, mode);
-	e = errno;
-	account(IOT_OPEN, t0, 0);
-	fd_opened(rc, path);
-	errno = e;
-	return rc;
+	return timed_open(t0, real_open(path, flags, mode), path);
 }
 
 ZD_IOT_EXPORT int
 open64(const char *path, int flags, ...)
 {
 	REAL(int, open64, const char *, int, mode_t);
-	va_list ap;
 	mode_t mode;
 	uint64_t t0;
-	int rc, e;
 
-	va_start(ap, flags);
-	mode = open_mode(flags, ap);
-	va_end(ap);
+	OPEN_MODE(flags, mode);
 	t0 = now_ns();
-	rc = real_open64(path, flags, mode);
-	e = errno;
-	account(IOT_OPEN, t0, 0);
-	fd_opened(rc, path);
-	errno = e;
-	return rc;
+	return timed_open(t0, real_open64(path, flags, mode), path);
 }
 
 ZD_IOT_EXPORT int
 openat(int dfd, const char *path, int flags, ...)
 {
 	REAL(int, openat, int, const char *, int, mode_t);
-	va_list ap;
 	mode_t mode;
 	uint64_t t0;
-	int rc, e;
 
-	va_start(ap, flags);
-	mode = open_mode(flags, ap);
-	va_end(ap);
+	OPEN_MODE(flags, mode);
 	t0 = now_ns();
-	rc = real_openat(dfd, path, flags, mode);
-	e = errno;
-	account(IOT_OPEN, t0, 0);
-	fd_opened(rc, path);
-	errno = e;
-	return rc;
+	return timed_open(t0, real_openat(dfd, path, flags, mode), path);
 }
 
 ZD_IOT_EXPORT int
 openat64(int dfd, const char *path, int flags, ...)
 {
 	REAL(int, openat64, int, const char *, int, mode_t);
-	va_list ap;
 	mode_t mode;
 	uint64_t t0;
-	int rc, e;
 
-	va_start(ap, flags);
-	mode = open_mode(flags, ap);
-	va_end(ap);
+	OPEN_MODE(flags, mode);
 	t0 = now_ns();
-	rc = real_openat64(dfd, path, flags, mode);
-	e = errno;
-	account(IOT_OPEN, t0, 0);
-	fd_opened(rc, path);
-	errno = e;
-	return rc;
+	return timed_open(t0, real_openat64(dfd, path, flags, mode), path);
 }
 
 ZD_IOT_EXPORT int
@@ -541,13 +486,8 @@ creat(const char *path, mode_t mode)
 {
 	REAL(int, creat, const char *, mode_t);
 	uint64_t t0 = now_ns();
-	int rc = real_creat(path, mode);
-	int e = errno;
 
-	account(IOT_OPEN, t0, 0);
-	fd_opened(rc, path);
-	errno = e;
-	return rc;
+	return timed_open(t0, real_creat(path, mode), path);
 }
 
 ZD_IOT_EXPORT int
@@ -555,15 +495,10 @@ close(int fd)
 {
 	REAL(int, close, int);
 	uint64_t t0;
-	int rc, e;
 
 	fd_forget(fd);
 	t0 = now_ns();
-	rc = real_close(fd);
-	e = errno;
-	account(IOT_CLOSE, t0, 0);
-	errno = e;
-	return rc;
+	return timed(IOT_CLOSE, t0, real_close(fd));
 }
 
 ZD_IOT_EXPORT int
@@ -571,12 +506,8 @@ unlink(const char *path)
 {
 	REAL(int, unlink, const char *);
 	uint64_t t0 = now_ns();
-	int rc = real_unlink(path);
-	int e = errno;
 
-	account(IOT_UNLINK, t0, 0);
-	errno = e;
-	return rc;
+	return timed(IOT_UNLINK, t0, real_unlink(path));
 }
 
 ZD_IOT_EXPORT int
@@ -584,12 +515,8 @@ unlinkat(int dfd, const char *path, int flags)
 {
 	REAL(int, unlinkat, int, const char *, int);
 	uint64_t t0 = now_ns();
-	int rc = real_unlinkat(dfd, path, flags);
-	int e = errno;
 
-	account(IOT_UNLINK, t0, 0);
-	errno = e;
-	return rc;
+	return timed(IOT_UNLINK, t0, real_unlinkat(dfd, path, flags));
 }
 
 /* --- process start and end ----------------------------------------- */
