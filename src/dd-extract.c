@@ -289,20 +289,31 @@ extract_args(char **argv, bool raw)
 	return 0;
 }
 
+/*
+ * -x and -X, and the first half of -R: the filesystem tree of argv[0]
+ * into argv[1].  *deb is left for the caller to close (also on failure).
+ */
+static int
+extract_tree(char **argv, bool raw, struct zd_deb *deb)
+{
+	int rc = extract_args(argv, raw);
+
+	memset(deb, 0, sizeof(*deb));
+	deb->fd = -1;
+	if (rc == 0)
+		rc = dd_open(argv[0], 0, deb);
+	if (rc == 0)
+		rc = dd_extract_member(argv[0], &deb->data, argv[1],
+		                       dd_opts.verbose != 0, false);
+	return rc;
+}
+
 int
 dd_do_extract(char **argv)
 {
 	struct zd_deb deb;
-	int rc;
+	int rc = extract_tree(argv, false, &deb);
 
-	rc = extract_args(argv, false);
-	if (rc != 0)
-		return rc;
-	rc = dd_open(argv[0], 0, &deb);
-	if (rc != 0)
-		return rc;
-	rc = dd_extract_member(argv[0], &deb.data, argv[1],
-	                       dd_opts.verbose != 0, false);
 	zd_deb_close(&deb);
 	return rc;
 }
@@ -319,16 +330,8 @@ dd_do_raw_extract(char **argv)
 {
 	struct zd_deb deb;
 	char *cdir;
-	int rc;
+	int rc = extract_tree(argv, true, &deb);
 
-	rc = extract_args(argv, true);
-	if (rc != 0)
-		return rc;
-	rc = dd_open(argv[0], 0, &deb);
-	if (rc != 0)
-		return rc;
-	rc = dd_extract_member(argv[0], &deb.data, argv[1],
-	                       dd_opts.verbose != 0, false);
 	if (rc == 0) {
 		if (asprintf(&cdir, "%s/DEBIAN", argv[1]) < 0) {
 			zd_deb_close(&deb);
