@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/build-extract.sh [--runs N] [--zdeb PATH] [TREE]
 #
@@ -34,21 +34,8 @@ fi
 [ -f "$tree/DEBIAN/control" ] || {
 	echo "$tree has no DEBIAN/control" >&2; exit 2; }
 
-now() { date +%s.%N; }
-# median of the arguments
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-# timeit VAR CMD... - runs CMD $runs times, VAR = median seconds
-timeit() {
-	var=$1; shift
-	ts=""
-	i=0
-	while [ $i -lt "$runs" ]; do
-		t0=$(now); "$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }; t1=$(now)
-		ts="$ts $(awk "BEGIN {print $t1 - $t0}")"
-		i=$((i + 1))
-	done
-	eval "$var=\$(median $ts)"
-}
+# shellcheck source=bench/timing.sh
+. "$top/bench/timing.sh"
 # Extract into RAM when possible, so that disk writeback does not drown
 # the difference between the decoders.
 X=$(mktemp -d "${ZDEB_BENCH_XDIR:-/dev/shm}/zdeb-bench-x.XXXXXX" 2>/dev/null ||
@@ -58,7 +45,7 @@ extract_dpkg() { rm -rf "$X/x"; dpkg-deb -x "$1" "$X/x"; }
 extract_zdeb() { rm -rf "$X/x"; "$zdeb" extract "$1" "$X/x"; }
 
 bytes=$(du -sb --exclude=DEBIAN "$tree" | cut -f1)
-echo "tree: $tree, $(awk "BEGIN {printf \"%.1f\", $bytes / 1e6}") MB, $(find "$tree" -type f | wc -l) files; $(nproc) cores; median of $runs runs"
+echo "tree: $tree, $(awk "BEGIN {printf \"%.1f\", $bytes / 1e6}") MB, $(find "$tree" -type f | wc -l) files; $(nproc) cores; median of $runs interleaved rounds"
 echo "extraction into $X"
 echo "zdeb $("$zdeb" --version | head -1 | cut -d' ' -f2); $(dpkg-deb --version | head -1 | sed 's/.*version //; s/ .*//') dpkg-deb"
 printf '%-13s %12s %12s %7s | %8s %8s %6s | %8s %8s %6s | %s\n' \
@@ -68,11 +55,14 @@ for v in "zstd 19" "zstd 3" "xz 6" "gzip 9" "none 0"; do
 	set -- $v
 	comp=$1; lvl=$2
 	# dpkg-deb adds no md5sums or Installed-Size: compare like with like
-	timeit bz "$zdeb" build -Z$comp -z$lvl --no-md5sums --no-installed-size \
-		"$tree" "$W/z.deb"
-	timeit bd dpkg-deb -Z$comp -z$lvl -b "$tree" "$W/d.deb"
-	timeit ez extract_zdeb "$W/z.deb"
-	timeit ed extract_dpkg "$W/d.deb"
+	PRE[bz]="rm -f '$W/z.deb'"
+	PRE[bd]="rm -f '$W/d.deb'"
+	rounds "$runs" \
+		"bz='$zdeb' build -Z$comp -z$lvl --no-md5sums --no-installed-size '$tree' '$W/z.deb'" \
+		"bd=dpkg-deb -Z$comp -z$lvl -b '$tree' '$W/d.deb'" \
+		"ez=extract_zdeb '$W/z.deb'" \
+		"ed=extract_dpkg '$W/d.deb'"
+	bz=${T[bz]}; bd=${T[bd]}; ez=${T[ez]}; ed=${T[ed]}
 	# stock dpkg-deb must read zdeb's .deb and get dpkg-deb's own tar
 	dpkg-deb --fsys-tarfile "$W/d.deb" >"$W/dtar"
 	if dpkg-deb --fsys-tarfile "$W/z.deb" | cmp -s - "$W/dtar"; then

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/decode.sh [--runs N] [--levels "3 19"] [TREE]
 #
@@ -41,28 +41,15 @@ fi
 dpkg-deb -Znone -b "$tree" "$W/base.deb" >/dev/null
 "$zdeb" cat-data "$W/base.deb" >"$W/data.tar"
 mb=$(stat -c %s "$W/data.tar")
-echo "input: $(awk "BEGIN {printf \"%.1f\", $mb / 1e6}") MB tar; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); median of $runs runs"
+echo "input: $(awk "BEGIN {printf \"%.1f\", $mb / 1e6}") MB tar; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); median of $runs interleaved rounds"
 
-now() { date +%s.%N; }
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-# timeit CMD... -> prints the median seconds; $pre, if set, runs untimed
-# before each run (removing an output, so that unlinking the previous one
-# is not counted)
-timeit() {
-	ts=""; i=0
-	while [ $i -lt "$runs" ]; do
-		[ -z "${pre:-}" ] || sh -c "$pre"
-		t0=$(now); sh -c "$*" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
-		t1=$(now); ts="$ts $(awk "BEGIN {print $t1 - $t0}")"; i=$((i + 1))
-	done
-	median $ts
-}
-ratio() { awk "BEGIN {printf \"%.2f\", $1 / $2}"; }
-pct() { awk "BEGIN {printf \"%+.2f%%\", ($1 - $2) * 100 / $2}"; }
+# shellcheck source=bench/timing.sh
+. "$top/bench/timing.sh"
 member() { (cd "$W" && ar p "$1" "$(ar t "$1" | sed -n 3p)") >"$2"; }
 
 xz -T0 -6 -c "$W/data.tar" >"$W/data.tar.xz"
-t_xz=$(timeit "xz -dc -T0 '$W/data.tar.xz'")
+rounds "$runs" "xz=xz -dc -T0 '$W/data.tar.xz'"
+t_xz=${T[xz]}
 
 for L in $levels; do
 	echo
@@ -73,8 +60,11 @@ for L in $levels; do
 	pz=$(stat -c %s "$W/p.zst")
 	# zstd -l counts skippable frames among its Frames: subtract them
 	pzframes=$(zstd -l "$W/p.zst" | awk 'NR == 2 {print $1 - $2}')
-	t1b=$(pre="rm -f '$W/i1.deb'"; timeit "'$zdeb' recompress -T1 -z$L '$W/base.deb' '$W/i1.deb'")
-	t2b=$(pre="rm -f '$W/i.deb'"; timeit "'$zdeb' recompress -T2 -z$L '$W/base.deb' '$W/i.deb'")
+	PRE[b1]="rm -f '$W/i1.deb'"
+	PRE[b2]="rm -f '$W/i.deb'"
+	rounds "$runs" "b1='$zdeb' recompress -T1 -z$L '$W/base.deb' '$W/i1.deb'" \
+		"b2='$zdeb' recompress -T2 -z$L '$W/base.deb' '$W/i.deb'"
+	t1b=${T[b1]}; t2b=${T[b2]}
 	"$zdeb" recompress -z$L --layout=pzstd "$W/base.deb" "$W/pz.deb" 2>/dev/null
 	"$zdeb" recompress -z$L --layout=frames "$W/base.deb" "$W/fr.deb" 2>/dev/null
 	"$zdeb" recompress -z$L --layout=single "$W/base.deb" "$W/si.deb"
@@ -87,9 +77,14 @@ for L in $levels; do
 	printf '%-28s %12d %9s %9s\n' "zdeb indexed -$L" "$isz" "$(pct "$isz" "$plain")" "$isegs"
 	echo "build (recompress) -T1 ${t1b}s, -T2 ${t2b}s: -T2 speed-up $(ratio "$t1b" "$t2b")x"
 
-	t_zstd=$(timeit "zstd -dc '$W/plain.zst'")
-	t_pz=$(timeit "pzstd -dc -p2 '$W/p.zst'")
-	t_dpkg=$(timeit "dpkg-deb --fsys-tarfile '$W/si.deb'")
+	cmds=("zstd=zstd -dc '$W/plain.zst'" "pz=pzstd -dc -p2 '$W/p.zst'"
+	      "dpkg=dpkg-deb --fsys-tarfile '$W/si.deb'")
+	for f in si i pz fr; do
+		cmds+=("${f}1='$zdeb' cat-data -T1 '$W/$f.deb'"
+		       "${f}2='$zdeb' cat-data -T2 '$W/$f.deb'")
+	done
+	rounds "$runs" "${cmds[@]}"
+	t_zstd=${T[zstd]}; t_pz=${T[pz]}; t_dpkg=${T[dpkg]}
 	printf '%-34s %8s %10s\n' "decode" "median" "vs zstd -d"
 	printf '%-34s %7ss %10s\n' "zstd -d (plain frame)" "$t_zstd" "1.00"
 	printf '%-34s %7ss %10s\n' "pzstd -d -p2 (pzstd file)" "$t_pz" "$(ratio "$t_zstd" "$t_pz")"
@@ -97,8 +92,7 @@ for L in $levels; do
 	printf '%-34s %7ss %10s\n' "xz -dc -T0 (xz -6)" "$t_xz" "$(ratio "$t_zstd" "$t_xz")"
 	for v in "single si" "indexed i" "pzstd pz" "frames fr"; do
 		set -- $v
-		a=$(timeit "'$zdeb' cat-data -T1 '$W/$2.deb'")
-		b=$(timeit "'$zdeb' cat-data -T2 '$W/$2.deb'")
+		a=${T[${2}1]}; b=${T[${2}2]}
 		printf '%-34s %7ss %10s\n' "zdeb cat-data -T1 ($1)" "$a" "$(ratio "$t_zstd" "$a")"
 		printf '%-34s %7ss %10s   (-T2/-T1 %sx)\n' "zdeb cat-data -T2 ($1)" "$b" "$(ratio "$t_zstd" "$b")" "$(ratio "$a" "$b")"
 	done
