@@ -85,6 +85,7 @@ struct zd_zseg_writer {
 	struct gather next;	/* the bytes after it, until tail of them */
 	uint64_t run;		/* identical bytes ending at the last one */
 	unsigned char prev;
+	uint64_t last;		/* the last candidate <= the target, or 0 */
 	uint64_t submitted;
 
 	XXH64_state_t *total;	/* all input, in order, as it comes */
@@ -125,10 +126,10 @@ eff_level(const struct zd_comp_params *p)
 }
 
 /*
- * The target is 7/8 of pzstd's frame size (4 windows), measured to give at
- * least as many segments as pzstd at less size overhead (the cut lands a
- * little after the target); see the "Costs" section of
- * doc/zstd-indexed-layout.md.  Small inputs get one segment.
+ * The target is pzstd's frame size (4 windows).  Cuts land at or before
+ * it wherever the input allows (see scan()), so there are at least as
+ * many segments as pzstd has frames (but for a pzstd last frame under
+ * target/16); see SEGMENT SIZE in zdeb(1).  Small inputs get one segment.
  */
 uint64_t
 zd_zseg_target_size(const struct zd_comp_params *p, uint64_t in_size)
@@ -143,7 +144,7 @@ zd_zseg_target_size(const struct zd_comp_params *p, uint64_t in_size)
 		                        PZSTD_WLOG_MAX : wl) + 2);
 	if (in_size < SMALL_INPUT)
 		return SMALL_INPUT;
-	t = (UINT64_C(1) << (wl + 2)) / 8 * 7;
+	t = UINT64_C(1) << (wl + 2);
 	if (t > TARGET_MAX || p->zstd_long)
 		t = TARGET_MAX;
 	return t;
@@ -364,17 +365,22 @@ gather_add(struct gather *g, const unsigned char *buf, size_t len,
 
 /*
  * Scans len bytes that start at input offset x0 of the segment in fill.
- * Returns how many of them belong before the first cut candidate, with
- * *found set if there is one there.  Indexed: the first p >= seg_start +
- * max(target, RUN) with the RUN bytes before p identical; frames and
- * pzstd: seg_start + target.
+ * Returns how many of them it read, up to and including the one where the
+ * cut is decided, with *found set and *at the input offset of the cut if
+ * it is decided there.  Indexed: a candidate is an offset p >= seg_start
+ * + max(target/2, RUN) with the RUN bytes before p identical; the cut is
+ * the last candidate at or before seg_start + max(target, RUN), decided
+ * there, else the first one after it.  So segments stay at or under the
+ * target wherever the input allows, as pzstd's frames are exactly the
+ * target.  Frames and pzstd: seg_start + target.
  */
 static size_t
 scan(struct zd_zseg_writer *w, const unsigned char *buf, size_t len,
-     uint64_t x0, bool *found)
+     uint64_t x0, bool *found, uint64_t *at)
 {
-	uint64_t min = w->target > RUN ? w->target : RUN;
-	uint64_t lo = w->seg_start + min;
+	uint64_t half = w->target / 2 > RUN ? w->target / 2 : RUN;
+	uint64_t lo = w->seg_start + half;
+	uint64_t hi = w->seg_start + (w->target > RUN ? w->target : RUN);
 	size_t i = 0;
 
 	*found = false;
@@ -383,6 +389,7 @@ scan(struct zd_zseg_writer *w, const unsigned char *buf, size_t len,
 
 		if (end - x0 <= len) {
 			*found = true;
+			*at = end;
 			return (size_t)(end - x0);
 		}
 		return len;
@@ -393,15 +400,40 @@ scan(struct zd_zseg_writer *w, const unsigned char *buf, size_t len,
 		i = (size_t)(lo - RUN - x0);
 	for (; i < len; i++) {
 		unsigned char c = buf[i];
+		uint64_t p = x0 + i + 1;
 
 		w->run = (w->run > 0 && c == w->prev) ? w->run + 1 : 1;
 		w->prev = c;
-		if (w->run >= RUN && x0 + i + 1 >= lo) {
+		if (w->run >= RUN && p >= lo) {
+			if (p <= hi) {
+				w->last = p;
+			} else {
+				*found = true;
+				*at = p;
+				return i + 1;
+			}
+		}
+		if (p == hi && w->last != 0) {
 			*found = true;
+			*at = w->last;
 			return i + 1;
 		}
 	}
 	return len;
+}
+
+/* fill holds a cut at input offset at: the bytes after it go to next,
+ * which is empty (the scan runs only while there is no candidate). */
+static int
+split(struct zd_zseg_writer *w, uint64_t at, struct zd_error *err)
+{
+	size_t k = (size_t)(at - w->seg_start);
+
+	if (gather_add(&w->next, w->fill.buf + k, w->fill.len - k, err) < 0)
+		return -1;
+	w->fill.len = k;
+	w->have_cand = true;
+	return 0;
 }
 
 /* Queues fill, [seg_start, seg_start + fill.len), as a segment; fill is
@@ -430,6 +462,7 @@ submit(struct zd_zseg_writer *w, bool last, struct zd_error *err)
 	w->fill.len = 0;
 	w->seg_start += n;
 	w->run = 0;
+	w->last = 0;
 	w->submitted++;
 	return zd_sched_submit(w->sched, err);
 }
@@ -440,8 +473,8 @@ static int
 cut(struct zd_zseg_writer *w, struct zd_error *err)
 {
 	struct gather t;
+	uint64_t at;
 	bool found;
-	size_t k;
 
 	if (submit(w, false, err) < 0)
 		return -1;
@@ -449,16 +482,9 @@ cut(struct zd_zseg_writer *w, struct zd_error *err)
 	t = w->fill;		/* empty, the slot's old buffer */
 	w->fill = w->next;
 	w->next = t;
-	k = scan(w, w->fill.buf, w->fill.len, w->seg_start, &found);
-	if (found) {
-		/* only with targets near tail: move the rest back */
-		if (gather_add(&w->next, w->fill.buf + k, w->fill.len - k,
-		               err) < 0)
-			return -1;
-		w->fill.len = k;
-		w->have_cand = true;
-	}
-	return 0;
+	(void)scan(w, w->fill.buf, w->fill.len, w->seg_start, &found, &at);
+	/* when more than tail bytes came after the cut: move the rest back */
+	return found ? split(w, at, err) : 0;
 }
 
 int
@@ -478,11 +504,13 @@ zd_zseg_writer_write(void *ctx, const void *data, size_t len,
 		bool found = false;
 
 		if (!w->have_cand) {
+			uint64_t at;
+
 			n = scan(w, buf, len, w->seg_start + w->fill.len,
-			         &found);
-			if (gather_add(&w->fill, buf, n, err) < 0)
+			         &found, &at);
+			if (gather_add(&w->fill, buf, n, err) < 0 ||
+			    (found && split(w, at, err) < 0))
 				goto fail;
-			w->have_cand = found;
 		} else {
 			n = w->tail - w->next.len < len ?
 			    (size_t)(w->tail - w->next.len) : len;
@@ -834,7 +862,7 @@ zd_zseg_writer_new(const struct zd_comp_params *p, int out_fd,
 	                                 UINT64_MAX);
 	if (w->target == 0)
 		w->target = 1;
-	w->tail = w->p.layout == ZD_LAYOUT_PZSTD ? 1 : w->target / 4;
+	w->tail = w->p.layout == ZD_LAYOUT_PZSTD ? 1 : w->target / 16;
 	if (w->tail == 0)
 		w->tail = 1;
 	set_window(w);

@@ -55,11 +55,12 @@ void zd_zseg_writer_free(struct zd_zseg_writer *w);
 
 /*
  * The target segment size: p->segment_size if set; for PZSTD 4 windows;
- * else one segment below 1 MiB of input, and otherwise 7/8 of pzstd's
- * frame size for the level (1.75 MiB at levels <= 1, 3.5 MiB at 2, 7 MiB
- * at 3-8, 14 MiB at 9-16, 28 MiB at 17-19, 64 MiB at 20-22 and with long
- * mode).  An indexed cut lands at the first run of 17 identical bytes at
- * or after the target, and never leaves less than target/4 after it.
+ * else one segment below 1 MiB of input, and otherwise pzstd's frame size
+ * for the level (2 MiB at levels <= 1, 4 MiB at 2, 8 MiB at 3-8, 16 MiB
+ * at 9-16, 32 MiB at 17-19, 64 MiB at 20-22 and with long mode).  An
+ * indexed cut lands at the last run of 17 identical bytes between half
+ * the target and the target, else at the first one after the target, and
+ * never leaves less than target/16 after it.
  */
 uint64_t zd_zseg_target_size(const struct zd_comp_params *p,
                              uint64_t in_size);

@@ -437,6 +437,79 @@ START_TEST(test_zseg_streamed)
 }
 END_TEST
 
+/*
+ * The cut policy, on random bytes (no run of 17 identical bytes) with
+ * runs of 20 zero bytes at chosen offsets and a 64 KiB target: the last
+ * candidate in [target/2, target] of the segment's start, else the first
+ * one after the target; a tail under target/16 stays with the last segment.
+ */
+static void
+check_cuts(size_t len, const uint64_t *want, size_t nwant)
+{
+	static const size_t runs_at[] = {	/* KiB */
+		10, 40, 60, 70, 100, 124, 140, 300,
+	};
+	struct zd_error err = ZD_ERROR_INIT;
+	unsigned char *b = malloc(len);
+	uint32_t x = 12345;
+	struct parsed ps;
+	uint64_t upos = 0;
+
+	ck_assert_ptr_nonnull(b);
+	for (size_t i = 0; i < len; i++) {
+		x = x * 1103515245u + 12345u;
+		b[i] = (unsigned char)(x >> 23);
+	}
+	for (size_t i = 0; i < sizeof(runs_at) / sizeof(runs_at[0]); i++)
+		memset(b + runs_at[i] * KIB, 0, 20);
+	paths();
+	zd_test_write_file(path_in, b, len);
+	free(b);
+	ck_assert_zd_ok(compress_to(path_in, path_z, ZD_LAYOUT_INDEXED, 1,
+	                            64 * KIB, 2, &err), &err);
+	parse_output(&ps);
+	ck_assert_uint_eq(ps.idx.nrec, nwant + 1);
+	for (size_t i = 0; i < nwant; i++) {
+		upos += ps.idx.rec[i].usize;
+		ck_assert_msg(upos == want[i], "cut %zu at %ju, want %ju", i,
+		              (uintmax_t)upos, (uintmax_t)want[i]);
+	}
+	zd_zseg_index_free(&ps.idx);
+	free(ps.z);
+}
+
+START_TEST(test_zseg_cut_policy)
+{
+	/* 60K+20: the last candidate at or before 64K (40K+17 ... 60K+20);
+	 * 124K+20: the last before 60K+20 + 64K; then none in [156K+20,
+	 * 188K+20], so the first after: 300K+17, inside the run */
+	const uint64_t want[] = {
+		60 * KIB + 20, 124 * KIB + 20, 300 * KIB + 17,
+	};
+	struct zd_comp_params p;
+
+	check_cuts(320 * KIB, want, 3);
+	/* 3 KiB after the last candidate: under 64K/16, no cut there */
+	check_cuts(303 * KIB + 17, want, 2);
+	/* the policy's targets: pzstd's frame size, 4 windows */
+	memset(&p, 0, sizeof(p));
+	p.type = ZD_COMP_ZSTD;
+	p.layout = ZD_LAYOUT_INDEXED;
+	p.level = 3;
+	ck_assert_uint_eq(zd_zseg_target_size(&p, 100 * MIB), 8 * MIB);
+	ck_assert_uint_eq(zd_zseg_target_size(&p, MIB - 1), MIB);
+	p.level = 19;
+	ck_assert_uint_eq(zd_zseg_target_size(&p, 100 * MIB), 32 * MIB);
+	p.level = 1;
+	ck_assert_uint_eq(zd_zseg_target_size(&p, 100 * MIB), 2 * MIB);
+	p.level = 22;
+	ck_assert_uint_eq(zd_zseg_target_size(&p, 100 * MIB), 64 * MIB);
+	p.level = 19;
+	p.layout = ZD_LAYOUT_PZSTD;
+	ck_assert_uint_eq(zd_zseg_target_size(&p, 100 * MIB), 32 * MIB);
+}
+END_TEST
+
 START_TEST(test_zseg_segments_standalone)
 {
 	struct zd_error err = ZD_ERROR_INIT;
@@ -834,6 +907,7 @@ zseg_suite(void)
 	tcase_add_test(core, test_zseg_threads_identical);
 	tcase_add_test(core, test_zseg_streamed);
 	tcase_add_test(core, test_zseg_segments_standalone);
+	tcase_add_test(core, test_zseg_cut_policy);
 	tcase_add_test(core, test_zseg_foreign);
 	tcase_add_test(core, test_zseg_dpkg_deb);
 	tcase_add_test(malformed, test_zseg_index_damaged);
