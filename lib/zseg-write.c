@@ -85,7 +85,7 @@ struct zd_zseg_writer {
 	struct gather next;	/* the bytes after it, until tail of them */
 	uint64_t run;		/* identical bytes ending at the last one */
 	unsigned char prev;
-	uint64_t last;		/* the last candidate <= the target, or 0 */
+	bool looked;		/* looked back from the target already */
 	uint64_t submitted;
 
 	XXH64_state_t *total;	/* all input, in order, as it comes */
@@ -363,25 +363,34 @@ gather_add(struct gather *g, const unsigned char *buf, size_t len,
 	return 0;
 }
 
+/* Indexed: the input offsets between which a cut is looked for back from
+ * the second, [seg_start + max(target/2, RUN), seg_start + max(target,
+ * RUN)]. */
+static uint64_t
+cut_lo(const struct zd_zseg_writer *w)
+{
+	return w->seg_start + (w->target / 2 > RUN ? w->target / 2 : RUN);
+}
+
+static uint64_t
+cut_hi(const struct zd_zseg_writer *w)
+{
+	return w->seg_start + (w->target > RUN ? w->target : RUN);
+}
+
 /*
  * Scans len bytes that start at input offset x0 of the segment in fill.
- * Returns how many of them it read, up to and including the one where the
- * cut is decided, with *found set and *at the input offset of the cut if
- * it is decided there.  Indexed: a candidate is an offset p >= seg_start
- * + max(target/2, RUN) with the RUN bytes before p identical; the cut is
- * the last candidate at or before seg_start + max(target, RUN), decided
- * there, else the first one after it.  So segments stay at or under the
- * target wherever the input allows, as pzstd's frames are exactly the
- * target.  Frames and pzstd: seg_start + target.
+ * Returns how many of them belong before the cut, with *found set and *at
+ * its input offset if it is there.  Indexed: bytes up to cut_hi() are
+ * only counted (look_back() decides there); after it, the cut is the
+ * first p with the RUN bytes before p identical.  Frames and pzstd:
+ * seg_start + target.
  */
 static size_t
 scan(struct zd_zseg_writer *w, const unsigned char *buf, size_t len,
      uint64_t x0, bool *found, uint64_t *at)
 {
-	uint64_t half = w->target / 2 > RUN ? w->target / 2 : RUN;
-	uint64_t lo = w->seg_start + half;
-	uint64_t hi = w->seg_start + (w->target > RUN ? w->target : RUN);
-	size_t i = 0;
+	uint64_t hi = cut_hi(w);
 
 	*found = false;
 	if (w->p.layout != ZD_LAYOUT_INDEXED) {
@@ -394,32 +403,69 @@ scan(struct zd_zseg_writer *w, const unsigned char *buf, size_t len,
 		}
 		return len;
 	}
-	if (x0 + len <= lo - RUN)
-		return len;
-	if (x0 < lo - RUN)
-		i = (size_t)(lo - RUN - x0);
-	for (; i < len; i++) {
+	if (x0 < hi)
+		return hi - x0 < len ? (size_t)(hi - x0) : len;
+	for (size_t i = 0; i < len; i++) {
 		unsigned char c = buf[i];
-		uint64_t p = x0 + i + 1;
 
 		w->run = (w->run > 0 && c == w->prev) ? w->run + 1 : 1;
 		w->prev = c;
-		if (w->run >= RUN && p >= lo) {
-			if (p <= hi) {
-				w->last = p;
-			} else {
-				*found = true;
-				*at = p;
-				return i + 1;
-			}
-		}
-		if (p == hi && w->last != 0) {
+		if (w->run >= RUN) {
 			*found = true;
-			*at = w->last;
+			*at = x0 + i + 1;
 			return i + 1;
 		}
 	}
 	return len;
+}
+
+/*
+ * Indexed, once fill reaches cut_hi(): the last p in [cut_lo(), cut_hi()]
+ * with the RUN bytes before p identical, searched backwards (in a tar,
+ * the padding before the last member header is usually close).  So
+ * segments stay at or under the target wherever the input allows, as
+ * pzstd's frames are exactly the target.  Without one, primes scan() for
+ * the first one after.
+ */
+static bool
+look_back(struct zd_zseg_writer *w, uint64_t *at)
+{
+	const unsigned char *b = w->fill.buf;
+	size_t hi = (size_t)(cut_hi(w) - w->seg_start);
+	size_t lo = (size_t)(cut_lo(w) - w->seg_start);
+	size_t e = hi, run = 0, r = 1;
+
+	w->looked = true;
+	for (size_t q = hi; q-- > lo - RUN;) {
+		if (run > 0 && b[q] == b[q + 1]) {
+			run++;
+		} else {
+			run = 1;
+			e = q + 1;
+		}
+		if (run >= RUN) {
+			if (e < lo)
+				break;
+			*at = w->seg_start + e;
+			return true;
+		}
+	}
+	while (r < RUN && b[hi - 1 - r] == b[hi - 1])
+		r++;
+	w->run = r;
+	w->prev = b[hi - 1];
+	return false;
+}
+
+/* fill holds [seg_start, seg_start + scanned) scanned: at the indexed
+ * decision point, look back. */
+static bool
+decide(struct zd_zseg_writer *w, uint64_t scanned, bool found, uint64_t *at)
+{
+	if (found || w->looked || w->p.layout != ZD_LAYOUT_INDEXED ||
+	    w->seg_start + scanned != cut_hi(w))
+		return found;
+	return look_back(w, at);
 }
 
 /* fill holds a cut at input offset at: the bytes after it go to next,
@@ -462,7 +508,7 @@ submit(struct zd_zseg_writer *w, bool last, struct zd_error *err)
 	w->fill.len = 0;
 	w->seg_start += n;
 	w->run = 0;
-	w->last = 0;
+	w->looked = false;
 	w->submitted++;
 	return zd_sched_submit(w->sched, err);
 }
@@ -473,8 +519,9 @@ static int
 cut(struct zd_zseg_writer *w, struct zd_error *err)
 {
 	struct gather t;
-	uint64_t at;
-	bool found;
+	uint64_t at = 0;
+	bool found = false;
+	size_t done = 0;
 
 	if (submit(w, false, err) < 0)
 		return -1;
@@ -482,7 +529,11 @@ cut(struct zd_zseg_writer *w, struct zd_error *err)
 	t = w->fill;		/* empty, the slot's old buffer */
 	w->fill = w->next;
 	w->next = t;
-	(void)scan(w, w->fill.buf, w->fill.len, w->seg_start, &found, &at);
+	while (!found && done < w->fill.len) {
+		done += scan(w, w->fill.buf + done, w->fill.len - done,
+		             w->seg_start + done, &found, &at);
+		found = decide(w, done, found, &at);
+	}
 	/* when more than tail bytes came after the cut: move the rest back */
 	return found ? split(w, at, err) : 0;
 }
@@ -508,8 +559,10 @@ zd_zseg_writer_write(void *ctx, const void *data, size_t len,
 
 			n = scan(w, buf, len, w->seg_start + w->fill.len,
 			         &found, &at);
-			if (gather_add(&w->fill, buf, n, err) < 0 ||
-			    (found && split(w, at, err) < 0))
+			if (gather_add(&w->fill, buf, n, err) < 0)
+				goto fail;
+			found = decide(w, w->fill.len, found, &at);
+			if (found && split(w, at, err) < 0)
 				goto fail;
 		} else {
 			n = w->tail - w->next.len < len ?
