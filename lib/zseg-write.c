@@ -85,7 +85,6 @@ struct zd_zseg_writer {
 	struct gather next;	/* the bytes after it, until tail of them */
 	uint64_t run;		/* identical bytes ending at the last one */
 	unsigned char prev;
-	bool looked;		/* looked back from the target already */
 	uint64_t submitted;
 
 	XXH64_state_t *total;	/* all input, in order, as it comes */
@@ -435,7 +434,6 @@ look_back(struct zd_zseg_writer *w, uint64_t *at)
 	size_t lo = (size_t)(cut_lo(w) - w->seg_start);
 	size_t e = hi, run = 0, r = 1;
 
-	w->looked = true;
 	for (size_t q = hi; q-- > lo - RUN;) {
 		if (run > 0 && b[q] == b[q + 1]) {
 			run++;
@@ -458,11 +456,12 @@ look_back(struct zd_zseg_writer *w, uint64_t *at)
 }
 
 /* fill holds [seg_start, seg_start + scanned) scanned: at the indexed
- * decision point, look back. */
+ * decision point, look back.  scan() stops there once per segment (it
+ * returns at least one byte after it), so this looks back once. */
 static bool
 decide(struct zd_zseg_writer *w, uint64_t scanned, bool found, uint64_t *at)
 {
-	if (found || w->looked || w->p.layout != ZD_LAYOUT_INDEXED ||
+	if (found || w->p.layout != ZD_LAYOUT_INDEXED ||
 	    w->seg_start + scanned != cut_hi(w))
 		return found;
 	return look_back(w, at);
@@ -508,7 +507,6 @@ submit(struct zd_zseg_writer *w, bool last, struct zd_error *err)
 	w->fill.len = 0;
 	w->seg_start += n;
 	w->run = 0;
-	w->looked = false;
 	w->submitted++;
 	return zd_sched_submit(w->sched, err);
 }
