@@ -357,16 +357,10 @@ static Suite *
 ar_suite(void)
 {
 	Suite *s = suite_create("ar");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
-	TCase *limits = tcase_create("limits");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = zd_test_tcase(s, "malformed");
+	TCase *limits = zd_test_tcase(s, "limits");
 
-	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
-	tcase_add_checked_fixture(malformed, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
-	tcase_add_checked_fixture(limits, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
 	tcase_set_timeout(core, 60);
 	tcase_add_test(core, test_ar_write_readback);
 	tcase_add_test(core, test_ar_matches_dpkg_deb);
@@ -380,9 +374,6 @@ ar_suite(void)
 	tcase_add_test(malformed, test_ar_bad_magic);
 	tcase_add_test(limits, test_ar_write_limits);
 	tcase_add_test(limits, test_ar_offset_overflow);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
-	suite_add_tcase(s, limits);
 	return s;
 }
 

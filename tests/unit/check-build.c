@@ -114,19 +114,13 @@ static Suite *
 build_suite(void)
 {
 	Suite *s = suite_create("build");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = zd_test_tcase(s, "malformed");
 
-	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
-	tcase_add_checked_fixture(malformed, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
 	tcase_add_test(core, test_build_dest_default);
 	tcase_add_test(core, test_build_dest_directory);
 	tcase_add_test(core, test_build_write_deb);
 	tcase_add_test(malformed, test_build_write_deb_failure_leaves_nothing);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

@@ -858,19 +858,13 @@ static Suite *
 codec_suite(void)
 {
 	Suite *s = suite_create("codec");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
-	TCase *limits = tcase_create("limits");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = zd_test_tcase(s, "malformed");
+	TCase *limits = zd_test_tcase(s, "limits");
 
 	tcase_set_timeout(core, 300);
 	tcase_set_timeout(malformed, 60);
 	tcase_set_timeout(limits, 60);
-	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
-	tcase_add_checked_fixture(malformed, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
-	tcase_add_checked_fixture(limits, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
 
 	tcase_add_test(core, test_codec_lookup);
 	tcase_add_test(core, test_codec_level_parse);
@@ -891,9 +885,6 @@ codec_suite(void)
 	tcase_add_test(limits, test_codec_none_max_output);
 	tcase_add_test(limits, test_codec_zstd_window_limit);
 
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
-	suite_add_tcase(s, limits);
 	return s;
 }
 

@@ -158,11 +158,9 @@ static Suite *
 control_suite(void)
 {
 	Suite *s = suite_create("control");
-	TCase *core = tcase_create("core");
+	TCase *core = zd_test_tcase(s, "core");
 	TCase *malformed = tcase_create("malformed");
 
-	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
 	tcase_add_test(core, test_control_good);
 	tcase_add_test(core, test_control_empty_first_line);
 	tcase_add_test(core, test_control_crlf);
@@ -170,7 +168,6 @@ control_suite(void)
 	tcase_add_loop_test(malformed, test_control_bad, 0,
 	                    sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(malformed, test_control_nul);
-	suite_add_tcase(s, core);
 	suite_add_tcase(s, malformed);
 	return s;
 }

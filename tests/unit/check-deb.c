@@ -379,13 +379,9 @@ static Suite *
 deb_suite(void)
 {
 	Suite *s = suite_create("deb");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = zd_test_tcase(s, "malformed");
 
-	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
-	tcase_add_checked_fixture(malformed, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
 	tcase_set_timeout(core, 60);
 	tcase_set_timeout(malformed, 60);
 	tcase_add_loop_test(core, test_deb_open_real, 0,
@@ -398,8 +394,6 @@ deb_suite(void)
 	tcase_add_loop_test(malformed, test_deb_bad, 0,
 	                    sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(malformed, test_deb_open_missing);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

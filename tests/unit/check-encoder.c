@@ -46,8 +46,8 @@ START_TEST(test_encoder_same_bytes)
 	struct zd_comp_params p;
 	struct zd_encoder *e;
 	unsigned char *in, *want, *got;
-	size_t len, wlen, off = 0;
-	uint64_t start, size, fed, x = 3;
+	size_t len, wlen;
+	uint64_t start, size, fed;
 	int in_fd, ref_fd, fd;
 
 	ck_assert_int_eq(zd_test_sh("tar -cf - -C /usr/share/doc . "
@@ -67,16 +67,7 @@ START_TEST(test_encoder_same_bytes)
 	params(&p, (size_t)_i, 2);
 	e = zd_encoder_new(&p, &err);
 	ck_assert_msg(e != NULL, "%s", err.msg);
-	while (off < len) {
-		size_t n;
-
-		x = x * 6364136223846793005u + 1442695040888963407u;
-		n = 1 + (size_t)((x >> 33) % 100000);
-		if (n > len - off)
-			n = len - off;
-		ck_assert_zd_ok(zd_encoder_write(e, in + off, n, &err), &err);
-		off += n;
-	}
+	zd_test_write_uneven(zd_encoder_write, e, in, len, 100000, 3);
 	ck_assert_zd_ok(zd_encoder_finish(e, &fd, &start, &size, &fed, &err),
 	                &err);
 	zd_encoder_free(e);
@@ -116,16 +107,13 @@ static Suite *
 encoder_suite(void)
 {
 	Suite *s = suite_create("encoder");
-	TCase *core = tcase_create("core");
+	TCase *core = zd_test_tcase(s, "core");
 	TCase *malformed = tcase_create("malformed");
 
-	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
 	tcase_set_timeout(core, 60);
 	tcase_add_loop_test(core, test_encoder_same_bytes, 0,
 	                    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(malformed, test_encoder_bad_params);
-	suite_add_tcase(s, core);
 	suite_add_tcase(s, malformed);
 	return s;
 }

@@ -357,13 +357,9 @@ static Suite *
 extract_suite(void)
 {
 	Suite *s = suite_create("extract");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = zd_test_tcase(s, "malformed");
 
-	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
-	tcase_add_checked_fixture(malformed, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
 	tcase_add_test(core, test_extract_safepath_ok);
 	tcase_add_test(core, test_extract_tree);
 	tcase_add_test(core, test_extract_list_matches_tar);
@@ -382,8 +378,6 @@ extract_suite(void)
 	tcase_add_test(malformed, test_extract_special_refused_unless_allowed);
 	tcase_add_test(malformed,
 	               test_extract_truncated_leaves_no_partial_file);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

@@ -162,16 +162,13 @@ static Suite *
 instsize_suite(void)
 {
 	Suite *s = suite_create("instsize");
-	TCase *core = tcase_create("core");
+	TCase *core = zd_test_tcase(s, "core");
 	TCase *malformed = tcase_create("malformed");
 
-	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
 	tcase_add_test(core, test_instsize_rule);
 	tcase_add_test(core, test_instsize_matches_dpkg_gencontrol);
 	tcase_add_test(core, test_instsize_control_placement);
 	tcase_add_test(malformed, test_instsize_control_malformed);
-	suite_add_tcase(s, core);
 	suite_add_tcase(s, malformed);
 	return s;
 }

@@ -27,15 +27,12 @@ on_warn(void *ctx, const char *msg)
 static int
 open_tar(void)
 {
-	char path[4200];
-
 	ck_assert_int_eq(zd_test_sh(
 		"cd '%s' && rm -rf src d.tar && mkdir -p src/usr && "
 		"echo hello >src/usr/a && "
 		"echo world >src/usr/b && ln src/usr/a src/usr/h && "
 		"tar -C src -cf d.tar --format=gnu ./", zd_test_tmpdir), 0);
-	snprintf(path, sizeof(path), "%s/d.tar", zd_test_tmpdir);
-	return open(path, O_RDONLY);
+	return open(zd_test_path("d.tar"), O_RDONLY);
 }
 
 static const char good_sums[] =
@@ -105,7 +102,7 @@ END_TEST
 START_TEST(test_md5check_find)
 {
 	struct zd_error err = ZD_ERROR_INIT;
-	char path[4200], *text = NULL;
+	char *text = NULL;
 	unsigned char *buf;
 	size_t len, tlen;
 
@@ -114,14 +111,12 @@ START_TEST(test_md5check_find)
 		"echo Package: x >c/control && "
 		"tar -C c -cf c.tar ./control ./md5sums && "
 		"tar -C c -cf n.tar ./control", zd_test_tmpdir), 0);
-	snprintf(path, sizeof(path), "%s/c.tar", zd_test_tmpdir);
-	buf = zd_test_read_file(path, &len);
+	buf = zd_test_read_file(zd_test_path("c.tar"), &len);
 	ck_assert_int_eq(zd_md5check_find(buf, len, &text, &tlen, &err), 1);
 	ck_assert_str_eq(text, "x  y\n");
 	free(text);
 	free(buf);
-	snprintf(path, sizeof(path), "%s/n.tar", zd_test_tmpdir);
-	buf = zd_test_read_file(path, &len);
+	buf = zd_test_read_file(zd_test_path("n.tar"), &len);
 	ck_assert_int_eq(zd_md5check_find(buf, len, &text, &tlen, &err), 0);
 	ck_assert_ptr_null(text);
 	free(buf);
@@ -132,19 +127,13 @@ static Suite *
 md5check_suite(void)
 {
 	Suite *s = suite_create("md5check");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = zd_test_tcase(s, "malformed");
 
-	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
-	tcase_add_checked_fixture(malformed, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
 	tcase_add_test(core, test_md5check_match);
 	tcase_add_test(core, test_md5check_find);
 	tcase_add_test(malformed, test_md5check_mismatch);
 	tcase_add_test(malformed, test_md5check_malformed);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

@@ -164,21 +164,15 @@ static Suite *
 md5sums_suite(void)
 {
 	Suite *s = suite_create("md5sums");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = zd_test_tcase(s, "malformed");
 
-	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
-	tcase_add_checked_fixture(malformed, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
 	tcase_add_test(core, test_md5sums_file_known_digests);
 	tcase_add_test(core, test_md5sums_file_matches_md5sum);
 	tcase_add_test(core, test_md5sums_tree_as_dh_md5sums);
 	tcase_add_test(core, test_md5sums_tree_matches_find_md5sum);
 	tcase_add_test(core, test_md5sums_tree_empty);
 	tcase_add_test(malformed, test_md5sums_unreadable);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

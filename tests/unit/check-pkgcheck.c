@@ -280,13 +280,9 @@ static Suite *
 pkgcheck_suite(void)
 {
 	Suite *s = suite_create("pkgcheck");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = zd_test_tcase(s, "malformed");
 
-	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
-	tcase_add_checked_fixture(malformed, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
 	tcase_set_timeout(malformed, 60);
 	tcase_add_test(core, test_pkgcheck_good);
 	tcase_add_test(core, test_pkgcheck_name);
@@ -294,8 +290,6 @@ pkgcheck_suite(void)
 	                    sizeof(versions) / sizeof(versions[0]));
 	tcase_add_loop_test(malformed, test_pkgcheck_bad, 0,
 	                    sizeof(bad) / sizeof(bad[0]));
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

@@ -351,15 +351,11 @@ static Suite *
 tarbuild_suite(void)
 {
 	Suite *s = suite_create("tarbuild");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = zd_test_tcase(s, "malformed");
 	TCase *limits = tcase_create("limits");
 	const int ncases = (int)(sizeof(cases) / sizeof(cases[0]));
 
-	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
-	tcase_add_checked_fixture(malformed, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
 	tcase_set_timeout(core, 120);
 	tcase_add_loop_test(core, test_tarbuild_matches_dpkg_deb, 0, ncases);
 	tcase_add_test(core, test_tarbuild_control_modes);
@@ -368,8 +364,6 @@ tarbuild_suite(void)
 	tcase_add_test(malformed, test_tarbuild_not_a_dir);
 	tcase_add_test(malformed, test_tarbuild_newline);
 	tcase_add_test(limits, test_tarhdr_numbers);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
 	suite_add_tcase(s, limits);
 	return s;
 }

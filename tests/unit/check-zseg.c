@@ -109,6 +109,19 @@ make_input(enum input_kind kind, size_t len)
 	return len;
 }
 
+static void
+zseg_params(struct zd_comp_params *p, enum zd_zstd_layout layout, int level,
+            uint64_t seg, unsigned threads)
+{
+	memset(p, 0, sizeof(*p));
+	p->type = ZD_COMP_ZSTD;
+	p->level = level;
+	p->threads = threads;
+	p->layout = layout;
+	p->segment_size = seg;
+	p->warn = on_warn;
+}
+
 static int
 compress_to(const char *in, const char *out, enum zd_zstd_layout layout,
             int level, uint64_t seg, unsigned threads, struct zd_error *err)
@@ -121,13 +134,7 @@ compress_to(const char *in, const char *out, enum zd_zstd_layout layout,
 	ck_assert_int_ge(ifd, 0);
 	ofd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	ck_assert_int_ge(ofd, 0);
-	memset(&p, 0, sizeof(p));
-	p.type = ZD_COMP_ZSTD;
-	p.level = level;
-	p.threads = threads;
-	p.layout = layout;
-	p.segment_size = seg;
-	p.warn = on_warn;
+	zseg_params(&p, layout, level, seg, threads);
 	ck_assert_zd_ok(zd_fd_size(ifd, &size, err), err);
 	rc = zd_zseg_compress(&p, ifd, size, ofd, err);
 	close(ifd);
@@ -341,9 +348,9 @@ stream_to(const char *out, enum zd_zstd_layout layout, int level,
 	struct zd_comp_params p;
 	struct zd_zseg_writer *w;
 	unsigned char junk[100];
-	size_t len, off = 0;
+	size_t len;
 	unsigned char *in = zd_test_read_file(path_in, &len);
-	uint64_t start, size, x = 7;
+	uint64_t start, size;
 	char tmp[4400];
 	unsigned char *z;
 	int fd;
@@ -353,26 +360,10 @@ stream_to(const char *out, enum zd_zstd_layout layout, int level,
 	ck_assert_int_ge(fd, 0);
 	memset(junk, 'j', sizeof(junk));
 	ck_assert_int_eq(write(fd, junk, sizeof(junk)), (ssize_t)sizeof(junk));
-	memset(&p, 0, sizeof(p));
-	p.type = ZD_COMP_ZSTD;
-	p.level = level;
-	p.threads = threads;
-	p.layout = layout;
-	p.segment_size = seg;
-	p.warn = on_warn;
+	zseg_params(&p, layout, level, seg, threads);
 	w = zd_zseg_writer_new(&p, fd, -1, &err);
 	ck_assert_msg(w != NULL, "%s", err.msg);
-	while (off < len) {
-		size_t n;
-
-		x = x * 6364136223846793005u + 1442695040888963407u;
-		n = 1 + (size_t)((x >> 33) % 70000);
-		if (n > len - off)
-			n = len - off;
-		ck_assert_zd_ok(zd_zseg_writer_write(w, in + off, n, &err),
-		                &err);
-		off += n;
-	}
+	zd_test_write_uneven(zd_zseg_writer_write, w, in, len, 70000, 7);
 	ck_assert_zd_ok(zd_zseg_writer_finish(w, &start, &size, &err), &err);
 	zd_zseg_writer_free(w);
 	ck_assert_uint_ge(start, sizeof(junk));
@@ -451,15 +442,11 @@ check_cuts(size_t len, const uint64_t *want, size_t nwant)
 	};
 	struct zd_error err = ZD_ERROR_INIT;
 	unsigned char *b = malloc(len);
-	uint32_t x = 12345;
 	struct parsed ps;
 	uint64_t upos = 0;
 
 	ck_assert_ptr_nonnull(b);
-	for (size_t i = 0; i < len; i++) {
-		x = x * 1103515245u + 12345u;
-		b[i] = (unsigned char)(x >> 23);
-	}
+	zd_test_fill_random(b, len, 12345);
 	for (size_t i = 0; i < sizeof(runs_at) / sizeof(runs_at[0]); i++)
 		memset(b + runs_at[i] * KIB, 0, 20);
 	paths();
@@ -892,16 +879,13 @@ static Suite *
 zseg_suite(void)
 {
 	Suite *s = suite_create("zseg");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
-	TCase *limits = tcase_create("limits");
-	TCase *all[] = { core, malformed, limits };
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = zd_test_tcase(s, "malformed");
+	TCase *limits = zd_test_tcase(s, "limits");
 
-	for (size_t i = 0; i < 3; i++) {
-		tcase_add_checked_fixture(all[i], zd_test_tmpdir_setup,
-		                          zd_test_tmpdir_teardown);
-		tcase_set_timeout(all[i], 120);
-	}
+	tcase_set_timeout(core, 120);
+	tcase_set_timeout(malformed, 120);
+	tcase_set_timeout(limits, 120);
 	tcase_add_loop_test(core, test_zseg_round_trip, 0,
 	                    (int)(sizeof(rt_cases) / sizeof(rt_cases[0])));
 	tcase_add_test(core, test_zseg_threads_identical);
@@ -916,9 +900,6 @@ zseg_suite(void)
 	tcase_add_test(limits, test_zseg_many_segments);
 	tcase_add_test(limits, test_zseg_caps);
 	tcase_add_test(limits, test_zseg_big_tar);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
-	suite_add_tcase(s, limits);
 	return s;
 }
 

@@ -243,21 +243,15 @@ static Suite *
 zstd_frame_suite(void)
 {
 	Suite *s = suite_create("zstd-frame");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = zd_test_tcase(s, "malformed");
 
-	tcase_add_checked_fixture(core, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
-	tcase_add_checked_fixture(malformed, zd_test_tmpdir_setup,
-	                          zd_test_tmpdir_teardown);
 	tcase_add_test(core, test_zstd_frame_header_libzstd);
 	tcase_add_test(core, test_zstd_frame_header_write);
 	tcase_add_test(core, test_zstd_frame_block);
 	tcase_add_test(core, test_zstd_frame_log2);
 	tcase_add_test(malformed, test_zstd_frame_header_malformed);
 	tcase_add_test(malformed, test_zstd_frame_walk);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

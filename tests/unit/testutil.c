@@ -61,6 +61,27 @@ zd_test_fill_random(void *buf, size_t len, uint64_t seed)
 }
 
 void
+zd_test_write_uneven(zd_test_write_fn write, void *ctx, const void *buf,
+                     size_t len, size_t max, uint64_t seed)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	const unsigned char *b = buf;
+	uint64_t x = seed;
+	size_t off = 0;
+
+	while (off < len) {
+		size_t n;
+
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		n = 1 + (size_t)((x >> 33) % max);
+		if (n > len - off)
+			n = len - off;
+		ck_assert_zd_ok(write(ctx, b + off, n, &err), &err);
+		off += n;
+	}
+}
+
+void
 zd_test_write_file(const char *path, const void *buf, size_t len)
 {
 	FILE *f = fopen(path, "wb");
@@ -117,6 +138,17 @@ zd_test_read_text(const char *path)
 	ck_assert_ptr_nonnull(buf);
 	buf[len] = '\0';
 	return buf;
+}
+
+TCase *
+zd_test_tcase(Suite *s, const char *name)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_add_checked_fixture(tc, zd_test_tmpdir_setup,
+	                          zd_test_tmpdir_teardown);
+	suite_add_tcase(s, tc);
+	return tc;
 }
 
 int

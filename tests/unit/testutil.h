@@ -24,6 +24,13 @@ int zd_test_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Fills buf with deterministic pseudo-random bytes from seed. */
 void zd_test_fill_random(void *buf, size_t len, uint64_t seed);
 
+/* Writes len bytes of buf through write(ctx, ...) in pieces of 1 to max
+ * bytes, their sizes drawn from seed; aborts the test on an error. */
+typedef int (*zd_test_write_fn)(void *ctx, const void *buf, size_t len,
+                                struct zd_error *err);
+void zd_test_write_uneven(zd_test_write_fn write, void *ctx, const void *buf,
+                          size_t len, size_t max, uint64_t seed);
+
 /* Writes len bytes to path (0644); aborts the test on failure. */
 void zd_test_write_file(const char *path, const void *buf, size_t len);
 /* Reads a whole file into a malloc'd buffer; aborts on failure. */
@@ -36,6 +43,9 @@ void *zd_test_read_file(const char *path, size_t *len);
 char *zd_test_path(const char *name);
 /* zd_test_read_file, NUL-terminated. */
 char *zd_test_read_text(const char *path);
+
+/* A test case of s, named name, run in the temporary directory fixture. */
+TCase *zd_test_tcase(Suite *s, const char *name);
 
 /* Runs the suite (CK_FORK default), returns the exit status for main. */
 int zd_test_main(Suite *s);
