@@ -15,7 +15,7 @@
 struct zd_encoder {
 	const struct zd_comp_params *p;
 	int out_fd;
-	int spool_fd;			/* -1 when streaming */
+	int spool_fd;			/* -1 when streaming or storing */
 	struct zd_zseg_writer *zw;	/* NULL when spooling */
 	uint64_t fed;
 };
@@ -50,7 +50,7 @@ zd_encoder_new(const struct zd_comp_params *p, struct zd_error *err)
 		e->zw = zd_zseg_writer_new(p, e->out_fd, -1, err);
 		if (e->zw == NULL)
 			goto fail;
-	} else {
+	} else if (p->type != ZD_COMP_NONE) {
 		e->spool_fd = zd_tmpfile(err);
 		if (e->spool_fd < 0)
 			goto fail;
@@ -70,7 +70,9 @@ zd_encoder_write(void *ctx, const void *buf, size_t len,
 	e->fed += len;
 	if (e->zw != NULL)
 		return zd_zseg_writer_write(e->zw, buf, len, err);
-	return zd_write_all(e->spool_fd, buf, len, err);
+	/* uncompressed, the bytes are the member: no spool to copy */
+	return zd_write_all(e->spool_fd >= 0 ? e->spool_fd : e->out_fd, buf,
+	                    len, err);
 }
 
 int
@@ -80,10 +82,13 @@ zd_encoder_finish(struct zd_encoder *e, int *fd, uint64_t *off,
 	if (e->zw != NULL) {
 		if (zd_zseg_writer_finish(e->zw, off, size, err) < 0)
 			return -1;
-	} else {
+	} else if (e->spool_fd >= 0) {
 		if (zd_compress(e->p, e->spool_fd, e->fed, e->out_fd, err) < 0 ||
 		    zd_fd_size(e->out_fd, size, err) < 0)
 			return -1;
+		*off = 0;
+	} else {
+		*size = e->fed;
 		*off = 0;
 	}
 	if (in_size != NULL)

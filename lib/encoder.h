@@ -3,10 +3,11 @@
  * encoder.h - a member's compressor, fed while its tar stream is made
  *
  * The zstd segmented layouts (indexed, frames, pzstd) compress as the
- * bytes arrive, on the worker pool, with nothing spooled; the other
- * compressors (xz, gzip, none, zstd single and dpkg) get the stream
- * spooled to a temporary file and compressed from it at the end, as
- * zd_compress() does.  Either way the output is a new temporary file.
+ * bytes arrive, on the worker pool, with nothing spooled; with no
+ * compression the bytes go straight into the member; the other
+ * compressors (xz, gzip, zstd single and dpkg) get the stream spooled to
+ * a temporary file and compressed from it at the end, as zd_compress()
+ * does.  Either way the output is a new temporary file.
  */
 #ifndef ZDEB_ENCODER_H
 #define ZDEB_ENCODER_H
