@@ -55,8 +55,11 @@ for v in "zstd 19" "zstd 3" "xz 6" "gzip 9" "none 0"; do
 	set -- $v
 	comp=$1; lvl=$2
 	# dpkg-deb adds no md5sums or Installed-Size: compare like with like
-	PRE[bz]="rm -f '$W/z.deb'"
-	PRE[bd]="rm -f '$W/d.deb'"
+	# untimed before each build: remove its output, and write back what
+	# the run before left dirty, which would otherwise slow down whichever
+	# build comes next
+	PRE[bz]="rm -f '$W/z.deb'; sync"
+	PRE[bd]="rm -f '$W/d.deb'; sync"
 	rounds "$runs" \
 		"bz='$zdeb' build -Z$comp -z$lvl --no-md5sums --no-installed-size '$tree' '$W/z.deb'" \
 		"bd=dpkg-deb -Z$comp -z$lvl -b '$tree' '$W/d.deb'" \
