@@ -41,8 +41,6 @@ fi
 X=$(mktemp -d "${ZDEB_BENCH_XDIR:-/dev/shm}/zdeb-bench-x.XXXXXX" 2>/dev/null ||
     mktemp -d "$W/x.XXXXXX")
 trap 'rm -rf "$W" "$X"' EXIT
-extract_dpkg() { rm -rf "$X/x"; dpkg-deb -x "$1" "$X/x"; }
-extract_zdeb() { rm -rf "$X/x"; "$zdeb" extract "$1" "$X/x"; }
 
 bytes=$(du -sb --exclude=DEBIAN "$tree" | cut -f1)
 echo "tree: $tree, $(awk "BEGIN {printf \"%.1f\", $bytes / 1e6}") MB, $(find "$tree" -type f | wc -l) files; $(nproc) cores; median of $runs interleaved rounds"
@@ -60,11 +58,14 @@ for v in "zstd 19" "zstd 3" "xz 6" "gzip 9" "none 0"; do
 	# build comes next
 	PRE[bz]="rm -f '$W/z.deb'; sync"
 	PRE[bd]="rm -f '$W/d.deb'; sync"
+	# and before each extraction, remove the previous one
+	PRE[ez]="rm -rf '$X/x'"
+	PRE[ed]="rm -rf '$X/x'"
 	rounds "$runs" \
 		"bz='$zdeb' build -Z$comp -z$lvl --no-md5sums --no-installed-size '$tree' '$W/z.deb'" \
 		"bd=dpkg-deb -Z$comp -z$lvl -b '$tree' '$W/d.deb'" \
-		"ez=extract_zdeb '$W/z.deb'" \
-		"ed=extract_dpkg '$W/d.deb'"
+		"ez='$zdeb' extract '$W/z.deb' '$X/x'" \
+		"ed=dpkg-deb -x '$W/d.deb' '$X/x'"
 	bz=${T[bz]}; bd=${T[bd]}; ez=${T[ez]}; ed=${T[ed]}
 	# stock dpkg-deb must read zdeb's .deb and get dpkg-deb's own tar
 	dpkg-deb --fsys-tarfile "$W/d.deb" >"$W/dtar"
