@@ -44,11 +44,11 @@ zd_ar_write_magic(int fd, struct zd_error *err)
 	return zd_write_all(fd, ZD_AR_MAGIC, ZD_AR_MAGIC_LEN, err);
 }
 
-int
-zd_ar_write_header(int fd, const char *name, uint64_t mtime, uint64_t size,
-                   struct zd_error *err)
+/* The 60 header bytes, as dpkg-deb formats them. */
+static int
+format_header(char hdr[ZD_AR_HDR_LEN + 1], const char *name, uint64_t mtime,
+              uint64_t size, struct zd_error *err)
 {
-	char hdr[ZD_AR_HDR_LEN + 1];
 	size_t len = strlen(name);
 	int n;
 
@@ -61,10 +61,21 @@ zd_ar_write_header(int fd, const char *name, uint64_t mtime, uint64_t size,
 	if (mtime > ZD_AR_MTIME_MAX)
 		return zd_err(err, ZD_E_LIMIT, "ar member '%s': time %" PRIu64
 		              " too large", name, mtime);
-	n = snprintf(hdr, sizeof(hdr), "%-16s%-12" PRIu64 "%-6lu%-6lu%-8lo"
-	             "%-10" PRIu64 "`\n", name, mtime, 0UL, 0UL, 0100644UL,
-	             size);
+	n = snprintf(hdr, ZD_AR_HDR_LEN + 1, "%-16s%-12" PRIu64 "%-6lu%-6lu"
+	             "%-8lo%-10" PRIu64 "`\n", name, mtime, 0UL, 0UL,
+	             0100644UL, size);
 	assert(n == ZD_AR_HDR_LEN);
+	return 0;
+}
+
+int
+zd_ar_write_header(int fd, const char *name, uint64_t mtime, uint64_t size,
+                   struct zd_error *err)
+{
+	char hdr[ZD_AR_HDR_LEN + 1];
+
+	if (format_header(hdr, name, mtime, size, err) < 0)
+		return -1;
 	return zd_write_all(fd, hdr, ZD_AR_HDR_LEN, err);
 }
 
@@ -120,6 +131,40 @@ zd_ar_write_member_buf(int fd, const char *name, uint64_t mtime,
 		return -1;
 	if (zd_write_all(fd, buf, (size_t)size, err) < 0)
 		return -1;
+	return write_padding(fd, size, err);
+}
+
+int
+zd_ar_begin_member(int fd, uint64_t *hdr_off, struct zd_error *err)
+{
+	char blank[ZD_AR_HDR_LEN];
+	off_t here = lseek(fd, 0, SEEK_CUR);
+
+	if (here < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot seek");
+	*hdr_off = (uint64_t)here;
+	memset(blank, ' ', sizeof(blank));
+	return zd_write_all(fd, blank, sizeof(blank), err);
+}
+
+int
+zd_ar_end_member(int fd, uint64_t hdr_off, const char *name, uint64_t mtime,
+                 uint64_t size, struct zd_error *err)
+{
+	char hdr[ZD_AR_HDR_LEN + 1];
+	off_t here = lseek(fd, 0, SEEK_CUR);
+
+	if (here < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot seek");
+	if ((uint64_t)here != hdr_off + ZD_AR_HDR_LEN + size)
+		return zd_err(err, ZD_E_INTERNAL, "ar member '%s' ends at "
+		              "%jd, not %ju", name, (intmax_t)here,
+		              (uintmax_t)(hdr_off + ZD_AR_HDR_LEN + size));
+	if (format_header(hdr, name, mtime, size, err) < 0)
+		return -1;
+	if (pwrite(fd, hdr, ZD_AR_HDR_LEN, (off_t)hdr_off) != ZD_AR_HDR_LEN)
+		return zd_err_errno(err, ZD_E_IO, "cannot write the header "
+		                    "of ar member '%s'", name);
 	return write_padding(fd, size, err);
 }
 

@@ -56,6 +56,18 @@ int zd_ar_write_member_buf(int fd, const char *name, uint64_t mtime,
                            struct zd_error *err);
 
 /*
+ * A member written in place, for bytes whose count is known only after
+ * writing them: begin writes a blank 60-byte header at fd's offset (noted
+ * in *hdr_off); the caller writes the data right after it; end checks fd's
+ * offset is hdr_off + 60 + size, writes the real header over the blank one
+ * (pwrite) and the padding byte.  Errors as zd_ar_write_header(), and
+ * ZD_E_INTERNAL when the data does not end where size says.
+ */
+int zd_ar_begin_member(int fd, uint64_t *hdr_off, struct zd_error *err);
+int zd_ar_end_member(int fd, uint64_t hdr_off, const char *name,
+                     uint64_t mtime, uint64_t size, struct zd_error *err);
+
+/*
  * Checks the global magic at offset 0 of fd (pread).  Returns 0, or -1 with
  * err set: ZD_E_FORMAT "not an ar archive (bad magic)" or "... (file too
  * short)", ZD_E_IO.

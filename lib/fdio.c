@@ -133,6 +133,55 @@ zd_fd_size(int fd, uint64_t *size, struct zd_error *err)
 	return 0;
 }
 
+static int
+pwrite_all(int fd, const void *buf, size_t len, uint64_t off,
+           struct zd_error *err)
+{
+	const unsigned char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return zd_err_errno(err, ZD_E_IO, "cannot write");
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+int
+zd_fd_move(int fd, uint64_t from, uint64_t to, uint64_t len,
+           struct zd_error *err)
+{
+	enum { CHUNK = 1 << 20 };
+	unsigned char *buf;
+	uint64_t done = 0;
+	int rc = 0;
+
+	if (from == to || len == 0)
+		return 0;
+	buf = malloc(CHUNK);
+	if (buf == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	/* forwards: the last chunk first, so that no byte is overwritten
+	 * before it is read */
+	while (rc == 0 && done < len) {
+		size_t n = len - done > CHUNK ? CHUNK : (size_t)(len - done);
+		uint64_t at = to > from ? len - done - n : done;
+
+		rc = zd_pread_all(fd, buf, n, from + at, err);
+		if (rc == 0)
+			rc = pwrite_all(fd, buf, n, to + at, err);
+		done += n;
+	}
+	free(buf);
+	return rc;
+}
+
 int
 zd_tmpfile(struct zd_error *err)
 {

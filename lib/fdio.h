@@ -55,6 +55,14 @@ int zd_sink_fd_write(void *ctx, const void *buf, size_t len,
 int zd_fd_size(int fd, uint64_t *size, struct zd_error *err);
 
 /*
+ * Moves len bytes of fd from offset from to offset to, as memmove() does
+ * (the ranges may overlap), with pread/pwrite; the file offset is not
+ * used.  Returns 0, or -1 with err set.
+ */
+int zd_fd_move(int fd, uint64_t from, uint64_t to, uint64_t len,
+               struct zd_error *err);
+
+/*
  * Creates an unlinked temporary file in $TMPDIR (or /tmp).  Returns the fd,
  * or -1 with err set.
  */

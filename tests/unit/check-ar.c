@@ -353,6 +353,46 @@ START_TEST(test_ar_bad_magic)
 }
 END_TEST
 
+/* Members begun blank and ended once their size is known: the same bytes
+ * as the plain writer's. */
+START_TEST(test_ar_member_in_place)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	uint64_t hdr;
+	int fd = create("t.a"), ref = create("ref.a");
+
+	ck_assert_zd_ok(zd_ar_write_magic(fd, &err), &err);
+	ck_assert_zd_ok(zd_ar_begin_member(fd, &hdr, &err), &err);
+	ck_assert_uint_eq(hdr, ZD_AR_MAGIC_LEN);
+	ck_assert_zd_ok(zd_write_all(fd, "abc", 3, &err), &err);
+	ck_assert_zd_ok(zd_ar_end_member(fd, hdr, "odd", 5, 3, &err), &err);
+	ck_assert_zd_ok(zd_ar_begin_member(fd, &hdr, &err), &err);
+	ck_assert_uint_eq(hdr, ZD_AR_MAGIC_LEN + 60 + 4);
+	ck_assert_zd_ok(zd_write_all(fd, "data", 4, &err), &err);
+	/* the size must be where the bytes end */
+	ck_assert_int_eq(zd_ar_end_member(fd, hdr, "data", 7, 5, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_INTERNAL);
+	zd_err_clear(&err);
+	ck_assert_zd_ok(zd_ar_end_member(fd, hdr, "data", 7, 4, &err), &err);
+	/* the field checks of the plain writer */
+	ck_assert_zd_ok(zd_ar_begin_member(fd, &hdr, &err), &err);
+	ck_assert_int_eq(zd_ar_end_member(fd, hdr, "a-name-too-long-x", 7, 0,
+	                                  &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_USAGE);
+	ck_assert_int_eq(ftruncate(fd, (off_t)hdr), 0);
+
+	ck_assert_zd_ok(zd_ar_write_magic(ref, &err), &err);
+	ck_assert_zd_ok(zd_ar_write_member_buf(ref, "odd", 5, "abc", 3, &err),
+	                &err);
+	ck_assert_zd_ok(zd_ar_write_member_buf(ref, "data", 7, "data", 4,
+	                                       &err), &err);
+	close(fd);
+	close(ref);
+	ck_assert_int_eq(zd_test_sh("cd '%s' && cmp t.a ref.a",
+	                            zd_test_tmpdir), 0);
+}
+END_TEST
+
 static Suite *
 ar_suite(void)
 {
@@ -363,6 +403,7 @@ ar_suite(void)
 
 	tcase_set_timeout(core, 60);
 	tcase_add_test(core, test_ar_write_readback);
+	tcase_add_test(core, test_ar_member_in_place);
 	tcase_add_test(core, test_ar_matches_dpkg_deb);
 	tcase_add_test(core, test_ar_header_format);
 	tcase_add_test(core, test_ar_missing_final_padding);

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* check-fdio.c - moving bytes inside a file */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/fdio.h"
+#include "tests/unit/testutil.h"
+
+#define LEN ((size_t)(3u << 20) + 12345)	/* several 1 MiB chunks */
+
+/* A file holding LEN random bytes at offset 0 (also in *bytes) and room
+ * for moves after them. */
+static int
+random_file(unsigned char **bytes)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	int fd = zd_tmpfile(&err);
+
+	ck_assert_int_ge(fd, 0);
+	*bytes = malloc(LEN);
+	ck_assert_ptr_nonnull(*bytes);
+	zd_test_fill_random(*bytes, LEN, 42);
+	ck_assert_zd_ok(zd_write_all(fd, *bytes, LEN, &err), &err);
+	return fd;
+}
+
+/* memmove() on a copy of the file's bytes against zd_fd_move(). */
+static void
+check_move(uint64_t from, uint64_t to, uint64_t len)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	unsigned char *bytes, *want, *got;
+	size_t size = LEN + (size_t)to;
+	int fd = random_file(&bytes);
+
+	want = calloc(1, size);
+	got = calloc(1, size);
+	ck_assert_ptr_nonnull(want);
+	ck_assert_ptr_nonnull(got);
+	memcpy(want, bytes, LEN);
+	memmove(want + to, want + from, (size_t)len);
+	ck_assert_zd_ok(zd_fd_move(fd, from, to, len, &err), &err);
+	ck_assert_int_eq(pread(fd, got, size, 0),
+	                 (ssize_t)(to + len > LEN ? to + len : LEN));
+	ck_assert_int_eq(memcmp(got, want, (size_t)(to + len > LEN ? to + len :
+	                                             LEN)), 0);
+	free(bytes);
+	free(want);
+	free(got);
+	close(fd);
+}
+
+START_TEST(test_fd_move_up_overlapping)
+{
+	check_move(10, 14, LEN - 10);		/* a frame header grows */
+	check_move(0, (1u << 20) + 3, LEN);	/* more than a chunk */
+}
+END_TEST
+
+START_TEST(test_fd_move_down_overlapping)
+{
+	check_move(18, 10, LEN - 18);
+	check_move((1u << 20) + 7, 1, LEN - (1u << 20) - 7);
+}
+END_TEST
+
+START_TEST(test_fd_move_nothing)
+{
+	check_move(5, 5, 100);
+	check_move(5, 9, 0);
+}
+END_TEST
+
+START_TEST(test_fd_move_past_end)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	unsigned char *bytes;
+	int fd = random_file(&bytes);
+
+	ck_assert_int_eq(zd_fd_move(fd, LEN - 10, 0, 20, &err), -1);
+	ck_assert_int_ne(err.code, ZD_OK);
+	ck_assert_str_ne(err.msg, "");
+	free(bytes);
+	close(fd);
+}
+END_TEST
+
+static Suite *
+fdio_suite(void)
+{
+	Suite *s = suite_create("fdio");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = zd_test_tcase(s, "malformed");
+
+	tcase_add_test(core, test_fd_move_up_overlapping);
+	tcase_add_test(core, test_fd_move_down_overlapping);
+	tcase_add_test(core, test_fd_move_nothing);
+	tcase_add_test(malformed, test_fd_move_past_end);
+	return s;
+}
+
+int
+main(void)
+{
+	return zd_test_main(fdio_suite());
+}
