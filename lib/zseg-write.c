@@ -733,20 +733,35 @@ written(const struct zd_zseg_writer *w, size_t hlen)
 	return (w->hdr_room > 0 ? hlen : 0) + w->out_len;
 }
 
-/* The outer frame header, now that the size is known, in the room left
- * for it; the member starts at *start. */
+/*
+ * The outer frame header, now that the size is known, in the room left for
+ * it at base; the member starts at *start = base.  The room fits a content
+ * size up to 4 GiB; a larger one needs a longer header, so the bytes after
+ * the room move up first.
+ */
 static int
 write_header(struct zd_zseg_writer *w, unsigned outer_wlog, size_t *hlen,
              uint64_t *start, struct zd_error *err)
 {
 	unsigned char hdr[ZD_ZSTD_FHDR_MAX];
+	uint64_t end;
 
 	*hlen = zd_zstd_fhdr_write(hdr, outer_wlog, true, w->pos, true);
-	if (w->hdr_room == 0) {
-		*start = w->base;
+	*start = w->base;
+	if (w->hdr_room == 0)
 		return 0;	/* written first */
+	if (*hlen < w->hdr_room)
+		return zd_err(err, ZD_E_INTERNAL, "frame header shorter than "
+		              "its room");
+	if (*hlen > w->hdr_room) {
+		end = w->base + *hlen + w->out_len;
+		if (zd_fd_move(w->out_fd, w->base + w->hdr_room,
+		               w->base + *hlen, w->out_len, err) < 0)
+			return -1;
+		if (lseek(w->out_fd, (off_t)end, SEEK_SET) < 0)
+			return zd_err_errno(err, ZD_E_IO, "cannot seek");
+		w->hdr_room = *hlen;
 	}
-	*start = w->base + w->hdr_room - *hlen;
 	if (pwrite(w->out_fd, hdr, *hlen, (off_t)*start) != (ssize_t)*hlen)
 		return zd_err_errno(err, ZD_E_IO, "cannot write the frame "
 		                    "header");
@@ -882,9 +897,12 @@ start_output(struct zd_zseg_writer *w, struct zd_error *err)
 		w->out_len = hlen;
 		return 0;
 	}
-	w->hdr_room = ZD_ZSTD_FHDR_MAX;
+	/* room for the header of a content size up to 4 GiB (most are):
+	 * the member starts at base, nothing before it */
+	w->hdr_room = zd_zstd_fhdr_write(hdr, ZD_ZSTD_WINLOG_MIN, true, 0,
+	                                 true);
 	memset(hdr, 0, sizeof(hdr));
-	return zd_write_all(w->out_fd, hdr, sizeof(hdr), err);
+	return zd_write_all(w->out_fd, hdr, w->hdr_room, err);
 }
 
 struct zd_zseg_writer *

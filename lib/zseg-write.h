@@ -40,7 +40,9 @@ int zd_zseg_compress(const struct zd_comp_params *p, int in_fd,
  * seekable: room is left for the frame header, written at the end), then
  * zd_zseg_writer_write() (usable as a zd_sink), then
  * zd_zseg_writer_finish(), which gives the member's first byte in out_fd
- * and its size, then zd_zseg_writer_free() (always).  The bytes are the
+ * (always out_fd's offset when the writer was made: nothing is left before
+ * the member, so it can be written in place inside a .deb) and its size,
+ * with out_fd's offset just after it, then zd_zseg_writer_free() (always).  The bytes are the
  * same as zd_zseg_compress() writes for the same input.
  */
 struct zd_zseg_writer;

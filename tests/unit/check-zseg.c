@@ -366,8 +366,9 @@ stream_to(const char *out, enum zd_zstd_layout layout, int level,
 	zd_test_write_uneven(zd_zseg_writer_write, w, in, len, 70000, 7);
 	ck_assert_zd_ok(zd_zseg_writer_finish(w, &start, &size, &err), &err);
 	zd_zseg_writer_free(w);
-	ck_assert_uint_ge(start, sizeof(junk));
-	ck_assert_uint_le(start, sizeof(junk) + ZD_ZSTD_FHDR_MAX);
+	/* nothing between what was there and the member, nothing after */
+	ck_assert_uint_eq(start, sizeof(junk));
+	ck_assert_uint_eq((uint64_t)lseek(fd, 0, SEEK_CUR), start + size);
 	ck_assert_uint_eq((uint64_t)lseek(fd, 0, SEEK_END), start + size);
 	z = malloc(size > 0 ? size : 1);
 	ck_assert_ptr_nonnull(z);
@@ -835,6 +836,72 @@ START_TEST(test_zseg_big_tar)
 }
 END_TEST
 
+/* Counts the bytes it is given, which must all be zero. */
+static int
+count_zeros(void *ctx, const void *buf, size_t len, struct zd_error *err)
+{
+	const unsigned char *b = buf;
+
+	for (size_t k = 0; k < len; k++)
+		if (b[k] != 0)
+			return zd_err(err, ZD_E_FORMAT, "not zero");
+	*(uint64_t *)ctx += len;
+	return 0;
+}
+
+/*
+ * Over 4 GiB streamed (zeros, fast): the frame header needs an 8-byte
+ * content size, longer than the room left for it, so the member moves up
+ * after the fact; it must still start where the writer began, and decode.
+ */
+START_TEST(test_zseg_streamed_over_4gib)
+{
+	const uint64_t total = (UINT64_C(4) << 30) + 3 * MIB;
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_comp_params p;
+	struct zd_dec_params dp;
+	struct zd_zseg_writer *w;
+	struct zd_region r;
+	struct zd_sink sink;
+	unsigned char *zero = calloc(1, MIB), hdr[ZD_ZSTD_FHDR_MAX];
+	struct zd_zstd_fhdr h;
+	uint64_t start, size, got = 0;
+	int fd = zd_tmpfile(&err);
+
+	ck_assert_ptr_nonnull(zero);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_zd_ok(zd_write_all(fd, "0123456", 7, &err), &err);
+	zseg_params(&p, ZD_LAYOUT_INDEXED, 1, 0, 2);
+	w = zd_zseg_writer_new(&p, fd, -1, &err);
+	ck_assert_msg(w != NULL, "%s", err.msg);
+	for (uint64_t fed = 0; fed < total; fed += MIB)
+		ck_assert_zd_ok(zd_zseg_writer_write(w, zero, MIB, &err), &err);
+	ck_assert_zd_ok(zd_zseg_writer_finish(w, &start, &size, &err), &err);
+	zd_zseg_writer_free(w);
+	ck_assert_uint_eq(start, 7);
+	ck_assert_uint_eq((uint64_t)lseek(fd, 0, SEEK_CUR), start + size);
+	ck_assert_zd_ok(zd_pread_all(fd, hdr, sizeof(hdr), start, &err), &err);
+	ck_assert_zd_ok(zd_zstd_fhdr_parse(hdr, sizeof(hdr), &h, &err), &err);
+	ck_assert(h.has_content_size);
+	ck_assert_uint_eq(h.content_size, total);
+	ck_assert_uint_eq(h.header_size, 14);
+
+	memset(&dp, 0, sizeof(dp));
+	dp.threads = 2;
+	dp.member = "data.tar.zst";
+	dp.warn = on_warn;
+	r.fd = fd;
+	r.off = start;
+	r.len = size;
+	sink.write = count_zeros;
+	sink.ctx = &got;
+	ck_assert_zd_ok(zd_zstd_pdecode(&r, &dp, &sink, &err), &err);
+	ck_assert_uint_eq(got, total);
+	close(fd);
+	free(zero);
+}
+END_TEST
+
 /* ---- stock dpkg-deb reads the indexed layout ---- */
 
 START_TEST(test_zseg_dpkg_deb)
@@ -900,6 +967,7 @@ zseg_suite(void)
 	tcase_add_test(limits, test_zseg_many_segments);
 	tcase_add_test(limits, test_zseg_caps);
 	tcase_add_test(limits, test_zseg_big_tar);
+	tcase_add_test(limits, test_zseg_streamed_over_4gib);
 	return s;
 }
 
