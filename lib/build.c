@@ -16,6 +16,7 @@
 
 #include "lib/ar.h"
 #include "lib/build.h"
+#include "lib/debout.h"
 #include "lib/encoder.h"
 #include "lib/fdio.h"
 #include "lib/instsize.h"
@@ -96,6 +97,7 @@ struct fed {
 	struct zd_encoder *e;
 	const struct zd_build_opts *o;
 	const char *what;
+	const char *path;	/* the .deb */
 	uint64_t bytes, told;
 };
 
@@ -109,25 +111,32 @@ fed_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
 		report(f->o, f->what, f->bytes);
 		f->told = f->bytes;
 	}
-	return zd_encoder_write(f->e, buf, len, err);
+	if (zd_encoder_write(f->e, buf, len, err) < 0) {
+		zd_err_prefix(err, "cannot write %s for '%s'", f->what,
+		              f->path);
+		return -1;
+	}
+	return 0;
 }
 
 /*
- * Makes one compressed tar member: the tar stream goes straight into the
- * encoder; the member is (*out_fd)[*out_off, *out_off + *out_size).
+ * Makes one compressed tar member, in place in out: the tar stream goes
+ * straight into the encoder, the encoder's output straight into the .deb.
  */
 static int
 make_member(const char *dir, tarbuild_fn *fn, const struct zd_tar_opts *to,
             const struct zd_comp_params *cp, const char *what,
-            const struct zd_build_opts *o, int *out_fd, uint64_t *out_off,
-            uint64_t *out_size, struct zd_error *err)
+            const char *name, const struct zd_build_opts *o,
+            struct zd_debout *out, struct zd_error *err)
 {
-	struct fed f = { NULL, o, what, 0, 0 };
+	struct fed f = { NULL, o, what, out->path, 0, 0 };
 	struct zd_sink sink = { fed_write, &f };
-	uint64_t in_size;
-	int rc = -1;
+	uint64_t in_size, off, size;
+	int fd, rc = -1;
 
-	f.e = zd_encoder_new(cp, err);
+	if (zd_debout_begin(out, err) < 0)
+		return -1;
+	f.e = zd_encoder_new(cp, out->fd, err);
 	if (f.e == NULL) {
 		zd_err_prefix(err, "cannot compress %s", what);
 		return -1;
@@ -135,11 +144,12 @@ make_member(const char *dir, tarbuild_fn *fn, const struct zd_tar_opts *to,
 	report(o, what, 0);
 	if (fn(dir, to, &sink, NULL, err) < 0)
 		goto out;
-	if (zd_encoder_finish(f.e, out_fd, out_off, out_size, &in_size,
-	                      err) < 0) {
-		zd_err_prefix(err, "cannot compress %s", what);
+	if (zd_encoder_finish(f.e, &fd, &off, &size, &in_size, err) < 0) {
+		zd_err_prefix(err, "cannot write %s for '%s'", what, out->path);
 		goto out;
 	}
+	if (zd_debout_end(out, name, off, size, err) < 0)
+		goto out;
 	report(o, what, in_size);
 	rc = 0;
 out:
@@ -158,87 +168,6 @@ member_name(char *buf, size_t size, const char *base,
 		              "this compressor");
 	snprintf(buf, size, "%s%s", base, c->ext);
 	return 0;
-}
-
-static mode_t
-current_umask(void)
-{
-	mode_t m = umask(022);
-
-	umask(m);
-	return m;
-}
-
-/* Creates "OUT.zdeb-XXXXXX" beside out_path, mode 0644 like dpkg-deb. */
-static int
-open_temp_output(const char *out_path, char **tmp_path, struct zd_error *err)
-{
-	int fd;
-
-	*tmp_path = xasprintf(err, "%s.zdeb-XXXXXX", out_path);
-	if (*tmp_path == NULL)
-		return -1;
-	fd = mkostemp(*tmp_path, O_CLOEXEC);
-	if (fd < 0) {
-		zd_err_errno(err, ZD_E_IO, "cannot create '%s'", *tmp_path);
-		free(*tmp_path);
-		*tmp_path = NULL;
-		return -1;
-	}
-	fchmod(fd, 0644 & ~current_umask());
-	return fd;
-}
-
-static int
-write_ar(int fd, const struct zd_deb_parts *parts, struct zd_error *err)
-{
-	static const char magic[] = "2.0\n";
-
-	if (zd_ar_write_magic(fd, err) < 0 ||
-	    zd_ar_write_member_buf(fd, "debian-binary", parts->mtime, magic,
-	                           sizeof(magic) - 1, err) < 0 ||
-	    zd_ar_write_member_fd(fd, parts->control_name, parts->mtime,
-	                          parts->control_fd, parts->control_off,
-	                          parts->control_size, err) < 0 ||
-	    zd_ar_write_member_fd(fd, parts->data_name, parts->mtime,
-	                          parts->data_fd, parts->data_off,
-	                          parts->data_size, err) < 0)
-		return -1;
-	return 0;
-}
-
-int
-zd_build_write_deb(const char *out_path, const struct zd_deb_parts *parts,
-                   struct zd_error *err)
-{
-	char *tmp_path = NULL;
-	int fd, saved;
-
-	fd = open_temp_output(out_path, &tmp_path, err);
-	if (fd < 0)
-		return -1;
-	if (write_ar(fd, parts, err) < 0) {
-		zd_err_prefix(err, "cannot write '%s'", out_path);
-		close(fd);
-		goto fail;
-	}
-	if (close(fd) < 0) {
-		zd_err_errno(err, ZD_E_IO, "cannot write '%s'", out_path);
-		goto fail;
-	}
-	if (rename(tmp_path, out_path) < 0) {
-		zd_err_errno(err, ZD_E_IO, "cannot rename '%s' to '%s'",
-		             tmp_path, out_path);
-		goto fail;
-	}
-	free(tmp_path);
-	return 0;
-fail:
-	saved = errno;
-	unlink(tmp_path);
-	free(tmp_path);
-	errno = saved;
-	return -1;
 }
 
 /* The control.tar members zdeb build generates (o->gen_*). */
@@ -356,17 +285,15 @@ zd_build_deb(const char *dir, const char *out_path,
              const struct zd_build_opts *o, struct zd_error *err)
 {
 	struct zd_tar_opts to = { 0 };
-	struct zd_deb_parts parts;
+	struct zd_debout out = { .fd = -1 };
 	struct gen g = { .n = 0 };
+	char control_name[ZD_AR_NAME_MAX + 2], data_name[ZD_AR_NAME_MAX + 2];
 	int rc = -1;
 
-	memset(&parts, 0, sizeof(parts));
-	parts.control_fd = parts.data_fd = -1;
-	parts.mtime = o->timestamp < 0 ? 0 : (uint64_t)o->timestamp;
-	if (member_name(parts.control_name, sizeof(parts.control_name),
-	                "control.tar", &o->control, err) < 0 ||
-	    member_name(parts.data_name, sizeof(parts.data_name), "data.tar",
-	                &o->data, err) < 0)
+	if (member_name(control_name, sizeof(control_name), "control.tar",
+	                &o->control, err) < 0 ||
+	    member_name(data_name, sizeof(data_name), "data.tar", &o->data,
+	                err) < 0)
 		return -1;
 	to.clamp = true;
 	to.clamp_mtime = o->timestamp;
@@ -375,26 +302,25 @@ zd_build_deb(const char *dir, const char *out_path,
 	if ((o->gen_installed_size && gen_installed_size(dir, &g, err) < 0) ||
 	    (o->gen_md5sums && gen_md5sums(dir, o->timestamp, &g, err) < 0))
 		goto out;
+	if (zd_debout_open(&out, out_path,
+	                   o->timestamp < 0 ? 0 : (uint64_t)o->timestamp,
+	                   err) < 0)
+		goto out;
 	to.extra = g.m;
 	to.n_extra = g.n;
 	if (make_member(dir, zd_tarbuild_control, &to, &o->control,
-	                "control.tar", o, &parts.control_fd,
-	                &parts.control_off, &parts.control_size, err) < 0)
+	                "control.tar", control_name, o, &out, err) < 0)
 		goto out;
 	to.extra = NULL;
 	to.n_extra = 0;
 	to.control_mode = false;
 	to.root_owner_group = o->root_owner_group;
-	if (make_member(dir, zd_tarbuild_data, &to, &o->data, "data.tar", o,
-	                &parts.data_fd, &parts.data_off, &parts.data_size,
-	                err) < 0)
+	if (make_member(dir, zd_tarbuild_data, &to, &o->data, "data.tar",
+	                data_name, o, &out, err) < 0)
 		goto out;
-	rc = zd_build_write_deb(out_path, &parts, err);
+	rc = zd_debout_commit(&out, err);
 out:
-	if (parts.control_fd >= 0)
-		close(parts.control_fd);
-	if (parts.data_fd >= 0)
-		close(parts.data_fd);
+	zd_debout_abort(&out);
 	free(g.control);
 	free(g.md5sums);
 	return rc;

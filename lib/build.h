@@ -51,25 +51,4 @@ char *zd_build_dest_path(const char *dir, const char *dest,
 int zd_build_deb(const char *dir, const char *out_path,
                  const struct zd_build_opts *o, struct zd_error *err);
 
-/* The compressed members of a .deb, each in a file read from offset 0. */
-struct zd_deb_parts {
-	uint64_t mtime;			/* ar member mtime */
-	char control_name[17];		/* "control.tar.zst" */
-	int control_fd;
-	uint64_t control_off;		/* first byte in control_fd */
-	uint64_t control_size;
-	char data_name[17];
-	int data_fd;
-	uint64_t data_off;
-	uint64_t data_size;
-};
-
-/*
- * Writes debian-binary ("2.0"), the control and the data members as an ar
- * archive to a temporary file beside out_path, then renames it to
- * out_path.  On failure nothing is left at out_path.
- */
-int zd_build_write_deb(const char *out_path, const struct zd_deb_parts *parts,
-                       struct zd_error *err);
-
 #endif

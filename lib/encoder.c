@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdlib.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "lib/encoder.h"
@@ -15,6 +16,8 @@
 struct zd_encoder {
 	const struct zd_comp_params *p;
 	int out_fd;
+	bool own_out;			/* out_fd is our temporary file */
+	uint64_t start;			/* out_fd's offset when made */
 	int spool_fd;			/* -1 when streaming or storing */
 	struct zd_zseg_writer *zw;	/* NULL when spooling */
 	uint64_t fed;
@@ -30,9 +33,11 @@ streams(const struct zd_comp_params *p)
 }
 
 struct zd_encoder *
-zd_encoder_new(const struct zd_comp_params *p, struct zd_error *err)
+zd_encoder_new(const struct zd_comp_params *p, int out_fd,
+               struct zd_error *err)
 {
 	struct zd_encoder *e;
+	off_t here;
 
 	if (zd_comp_params_check(p, err) < 0)
 		return NULL;
@@ -43,9 +48,19 @@ zd_encoder_new(const struct zd_comp_params *p, struct zd_error *err)
 	}
 	e->p = p;
 	e->spool_fd = -1;
-	e->out_fd = zd_tmpfile(err);
-	if (e->out_fd < 0)
+	e->out_fd = out_fd;
+	if (out_fd < 0) {
+		e->own_out = true;
+		e->out_fd = zd_tmpfile(err);
+		if (e->out_fd < 0)
+			goto fail;
+	}
+	here = lseek(e->out_fd, 0, SEEK_CUR);
+	if (here < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot seek the output");
 		goto fail;
+	}
+	e->start = (uint64_t)here;
 	if (streams(p)) {
 		e->zw = zd_zseg_writer_new(p, e->out_fd, -1, err);
 		if (e->zw == NULL)
@@ -79,22 +94,27 @@ int
 zd_encoder_finish(struct zd_encoder *e, int *fd, uint64_t *off,
                   uint64_t *size, uint64_t *in_size, struct zd_error *err)
 {
+	off_t end;
+
 	if (e->zw != NULL) {
 		if (zd_zseg_writer_finish(e->zw, off, size, err) < 0)
 			return -1;
-	} else if (e->spool_fd >= 0) {
-		if (zd_compress(e->p, e->spool_fd, e->fed, e->out_fd, err) < 0 ||
-		    zd_fd_size(e->out_fd, size, err) < 0)
-			return -1;
-		*off = 0;
 	} else {
-		*size = e->fed;
-		*off = 0;
+		if (e->spool_fd >= 0 &&
+		    zd_compress(e->p, e->spool_fd, e->fed, e->out_fd, err) < 0)
+			return -1;
+		end = lseek(e->out_fd, 0, SEEK_CUR);
+		if (end < 0)
+			return zd_err_errno(err, ZD_E_IO, "cannot seek the "
+			                    "output");
+		*off = e->start;
+		*size = (uint64_t)end - e->start;
 	}
 	if (in_size != NULL)
 		*in_size = e->fed;
 	*fd = e->out_fd;
-	e->out_fd = -1;
+	if (e->own_out)
+		e->out_fd = -1;
 	return 0;
 }
 
@@ -106,7 +126,7 @@ zd_encoder_free(struct zd_encoder *e)
 	zd_zseg_writer_free(e->zw);
 	if (e->spool_fd >= 0)
 		close(e->spool_fd);
-	if (e->out_fd >= 0)
+	if (e->own_out && e->out_fd >= 0)
 		close(e->out_fd);
 	free(e);
 }

@@ -70,10 +70,8 @@ flush(struct tarbuild *tb, struct zd_error *err)
 {
 	if (tb->used == 0)
 		return 0;
-	if (tb->out->write(tb->out->ctx, tb->buf, tb->used, err) < 0) {
-		zd_err_prefix(err, "cannot write tar archive");
-		return -1;
-	}
+	if (tb->out->write(tb->out->ctx, tb->buf, tb->used, err) < 0)
+		return -1;	/* the sink says what it could not write */
 	tb->used = 0;
 	return 0;
 }

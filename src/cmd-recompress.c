@@ -10,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/build.h"
+#include "lib/ar.h"
+#include "lib/debout.h"
 #include "lib/encoder.h"
 #include "lib/memberdec.h"
 #include "src/cmd.h"
@@ -31,26 +32,33 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Decodes m straight into the encoder: the tar bytes are kept as they are. */
+/* Decodes m straight into the encoder, whose output goes straight into
+ * out: the tar bytes are kept as they are. */
 static int
 recode(const struct zd_deb_member *m, const char *base,
-       const struct zd_comp_params *cp, char *name, size_t name_size,
-       int *out_fd, uint64_t *out_off, uint64_t *out_size,
+       const struct zd_comp_params *cp, struct zd_debout *out,
        struct zd_error *err)
 {
 	struct zd_dec_params p;
-	struct zd_encoder *e = zd_encoder_new(cp, err);
-	struct zd_sink sink = { zd_encoder_write, e };
-	int rc = -1;
+	struct zd_encoder *e;
+	struct zd_sink sink;
+	char name[ZD_AR_NAME_MAX + 2];
+	uint64_t off, size;
+	int fd, rc = -1;
 
+	if (zd_debout_begin(out, err) < 0)
+		return -1;
+	e = zd_encoder_new(cp, out->fd, err);
 	if (e == NULL)
 		return -1;
+	sink.write = zd_encoder_write;
+	sink.ctx = e;
 	zd_cli_dec_params(&p, cp->threads);
 	if (zd_member_decode(m, &p, &sink, err) < 0 ||
-	    zd_encoder_finish(e, out_fd, out_off, out_size, NULL, err) < 0)
+	    zd_encoder_finish(e, &fd, &off, &size, NULL, err) < 0)
 		goto out;
-	snprintf(name, name_size, "%s%s", base, zd_codec_get(cp->type)->ext);
-	rc = 0;
+	snprintf(name, sizeof(name), "%s%s", base, zd_codec_get(cp->type)->ext);
+	rc = zd_debout_end(out, name, off, size, err);
 out:
 	zd_encoder_free(e);
 	return rc;
@@ -62,7 +70,7 @@ cmd_recompress(int argc, char **argv)
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_cli_comp raw = { .default_zstd_level = 19 };
 	struct zd_comp_params cp;
-	struct zd_deb_parts parts;
+	struct zd_debout out = { .fd = -1 };
 	struct zd_deb deb = { .fd = -1 };
 	int opt, rc = ZD_EXIT_ERROR;
 
@@ -90,25 +98,17 @@ cmd_recompress(int argc, char **argv)
 		            "it installable", zd_cli_layout_name(cp.layout));
 	if (zd_cli_open_deb(argv[optind], &deb) < 0)
 		return ZD_EXIT_ERROR;
-	memset(&parts, 0, sizeof(parts));
-	parts.control_fd = parts.data_fd = -1;
-	parts.mtime = deb.members[0].mtime;
-	if (recode(&deb.control, "control.tar", &cp, parts.control_name,
-	           sizeof(parts.control_name), &parts.control_fd,
-	           &parts.control_off, &parts.control_size, &err) < 0 ||
-	    recode(&deb.data, "data.tar", &cp, parts.data_name,
-	           sizeof(parts.data_name), &parts.data_fd, &parts.data_off,
-	           &parts.data_size, &err) < 0 ||
-	    zd_build_write_deb(argv[optind + 1], &parts, &err) < 0) {
+	if (zd_debout_open(&out, argv[optind + 1], deb.members[0].mtime,
+	                   &err) < 0 ||
+	    recode(&deb.control, "control.tar", &cp, &out, &err) < 0 ||
+	    recode(&deb.data, "data.tar", &cp, &out, &err) < 0 ||
+	    zd_debout_commit(&out, &err) < 0) {
 		zd_err_prefix(&err, "'%s'", argv[optind]);
 		zd_msg_fail(&err);
 	} else {
 		rc = ZD_EXIT_OK;
 	}
-	if (parts.control_fd >= 0)
-		close(parts.control_fd);
-	if (parts.data_fd >= 0)
-		close(parts.data_fd);
+	zd_debout_abort(&out);
 	zd_deb_close(&deb);
 	return rc;
 }

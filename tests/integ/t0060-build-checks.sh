@@ -54,3 +54,45 @@ ok "output path: DIR.deb, directory gives NAME_VERSION_ARCH.deb (epoch dropped)"
 expect_status 2 "$ZDEB" build "$T/p2" "$T/no/such/dir/out.deb"
 expect_stderr "no/such/dir"
 ok "unwritable output named"
+
+# The .deb is written in place as it is built: a build or recompress that
+# fails half-way removes it, leaving nothing at OUT and no temporary file.
+big_tree() {
+	rm -rf "$1"; make_tree "$1"
+	head -c 3000000 /dev/urandom >"$1/usr/share/doc/zdeb-test/random.bin"
+}
+no_leftovers() {  # no_leftovers DIR WHAT
+	[ -z "$(ls -A "$1")" ] || fail "$2: left behind: $(ls -A "$1")"
+}
+mkdir "$T/full"
+if mount -t tmpfs -o size=1m zdeb-full "$T/full" 2>/dev/null; then
+	trap 'umount "$T/full" 2>/dev/null; rm -rf "$T"' EXIT
+	big_tree "$T/bt"
+	for z in none zstd; do
+		expect_status 2 "$ZDEB" build -Z$z "$T/bt" "$T/full/out.deb"
+		expect_stderr "out.deb"
+		no_leftovers "$T/full" "-Z$z build on a full file system"
+	done
+	umount "$T/full"
+	trap 'rm -rf "$T"' EXIT
+	ok "a build that runs out of space leaves nothing (tmpfs of 1 MB)"
+else
+	echo "# cannot mount a tmpfs here: the out-of-space build is not run"
+fi
+
+big_tree "$T/bt"
+expect_status 0 "$ZDEB" build -z3 "$T/bt" "$T/good.deb"
+# flip one byte in the middle of the data member (the last one)
+size=$(stat -c %s "$T/good.deb")
+cp "$T/good.deb" "$T/bad.deb"
+printf '\377' | dd of="$T/bad.deb" bs=1 seek=$((size - 1000000)) conv=notrunc 2>/dev/null
+cmp -s "$T/good.deb" "$T/bad.deb" && fail "the byte was not changed"
+mkdir "$T/rc"
+expect_status 2 "$ZDEB" recompress -Zxz "$T/bad.deb" "$T/rc/out.deb"
+expect_stderr "data.tar.zst"
+no_leftovers "$T/rc" "recompress of a damaged .deb"
+expect_status 0 "$ZDEB" recompress -Zxz "$T/good.deb" "$T/rc/out.deb"
+"$ZDEB" cat-data "$T/good.deb" >"$T/a.tar"
+dpkg-deb --fsys-tarfile "$T/rc/out.deb" >"$T/b.tar"
+cmp -s "$T/a.tar" "$T/b.tar" || fail "recompressed tar differs"
+ok "a recompress that fails half-way leaves nothing; a good one keeps the tar"

@@ -7,12 +7,14 @@
 
 #include <check.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "lib/codec.h"
 #include "lib/encoder.h"
+#include "lib/fdio.h"
 #include "tests/unit/testutil.h"
 
 static const struct {
@@ -40,15 +42,23 @@ params(struct zd_comp_params *p, size_t i, unsigned threads)
 	p->segment_size = 512 << 10;
 }
 
-START_TEST(test_encoder_same_bytes)
+#define PREFIX 77	/* bytes before the member, in place */
+
+/*
+ * Case i fed in uneven pieces, to a temporary file of the encoder's or in
+ * place after PREFIX bytes of a file of ours: the bytes zd_compress()
+ * makes, exactly where finish says, with our file's offset right after.
+ */
+static void
+check_same_bytes(size_t i, bool in_place)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_comp_params p;
 	struct zd_encoder *e;
-	unsigned char *in, *want, *got;
+	unsigned char *in, *want, *got, head[PREFIX];
 	size_t len, wlen;
 	uint64_t start, size, fed;
-	int in_fd, ref_fd, fd;
+	int in_fd, ref_fd, fd, own = -1;
 
 	ck_assert_int_eq(zd_test_sh("tar -cf - -C /usr/share/doc . "
 	                            "2>/dev/null | head -c 3000000 > '%s'",
@@ -58,14 +68,21 @@ START_TEST(test_encoder_same_bytes)
 	ref_fd = open(zd_test_path("ref"), O_RDWR | O_CREAT | O_TRUNC, 0644);
 	ck_assert_int_ge(in_fd, 0);
 	ck_assert_int_ge(ref_fd, 0);
-	params(&p, (size_t)_i, 1);
+	params(&p, i, 1);
 	ck_assert_zd_ok(zd_compress(&p, in_fd, len, ref_fd, &err), &err);
 	close(ref_fd);
 	close(in_fd);
 	want = zd_test_read_file(zd_test_path("ref"), &wlen);
 
-	params(&p, (size_t)_i, 2);
-	e = zd_encoder_new(&p, &err);
+	if (in_place) {
+		own = zd_tmpfile(&err);
+		ck_assert_int_ge(own, 0);
+		memset(head, 'h', sizeof(head));
+		ck_assert_zd_ok(zd_write_all(own, head, sizeof(head), &err),
+		                &err);
+	}
+	params(&p, i, 2);
+	e = zd_encoder_new(&p, own, &err);
 	ck_assert_msg(e != NULL, "%s", err.msg);
 	zd_test_write_uneven(zd_encoder_write, e, in, len, 100000, 3);
 	ck_assert_zd_ok(zd_encoder_finish(e, &fd, &start, &size, &fed, &err),
@@ -73,15 +90,35 @@ START_TEST(test_encoder_same_bytes)
 	zd_encoder_free(e);
 	ck_assert_uint_eq(fed, len);
 	ck_assert_uint_eq(size, wlen);
+	if (in_place) {
+		ck_assert_int_eq(fd, own);
+		ck_assert_uint_eq(start, PREFIX);
+		ck_assert_int_eq(lseek(fd, 0, SEEK_CUR),
+		                 (off_t)(PREFIX + size));
+		ck_assert_zd_ok(zd_pread_all(fd, head, PREFIX, 0, &err), &err);
+		for (size_t k = 0; k < PREFIX; k++)
+			ck_assert_int_eq(head[k], 'h');
+	}
 	got = malloc(size > 0 ? size : 1);
 	ck_assert_ptr_nonnull(got);
 	ck_assert_zd_ok(zd_pread_all(fd, got, size, start, &err), &err);
-	ck_assert_msg(memcmp(got, want, wlen) == 0, "case %d: bytes differ",
-	              _i);
+	ck_assert_msg(memcmp(got, want, wlen) == 0, "case %zu: bytes differ",
+	              i);
 	close(fd);
 	free(got);
 	free(want);
 	free(in);
+}
+
+START_TEST(test_encoder_same_bytes)
+{
+	check_same_bytes((size_t)_i, false);
+}
+END_TEST
+
+START_TEST(test_encoder_in_place)
+{
+	check_same_bytes((size_t)_i, true);
 }
 END_TEST
 
@@ -92,13 +129,13 @@ START_TEST(test_encoder_bad_params)
 
 	params(&p, 2, 1);
 	p.level = 10;		/* xz: 0 to 9 */
-	ck_assert_ptr_null(zd_encoder_new(&p, &err));
+	ck_assert_ptr_null(zd_encoder_new(&p, -1, &err));
 	ck_assert_int_eq(err.code, ZD_E_USAGE);
 	ck_assert_msg(strstr(err.msg, "out of range") != NULL, "%s", err.msg);
 	zd_err_clear(&err);
 	params(&p, 0, 1);
 	p.type = ZD_COMP_BZIP2;	/* read only */
-	ck_assert_ptr_null(zd_encoder_new(&p, &err));
+	ck_assert_ptr_null(zd_encoder_new(&p, -1, &err));
 	ck_assert_int_eq(err.code, ZD_E_UNSUPPORTED);
 }
 END_TEST
@@ -112,6 +149,8 @@ encoder_suite(void)
 
 	tcase_set_timeout(core, 60);
 	tcase_add_loop_test(core, test_encoder_same_bytes, 0,
+	                    (int)(sizeof(cases) / sizeof(cases[0])));
+	tcase_add_loop_test(core, test_encoder_in_place, 0,
 	                    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(malformed, test_encoder_bad_params);
 	suite_add_tcase(s, malformed);

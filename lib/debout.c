@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * debout.c - a .deb written in place (see debout.h)
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/ar.h"
+#include "lib/debout.h"
+#include "lib/fdio.h"
+
+static mode_t
+current_umask(void)
+{
+	mode_t m = umask(022);
+
+	umask(m);
+	return m;
+}
+
+static int
+open_temp(struct zd_debout *d, struct zd_error *err)
+{
+	size_t n = strlen(d->path) + sizeof(".zdeb-XXXXXX");
+
+	d->tmp_path = malloc(n);
+	if (d->tmp_path == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	snprintf(d->tmp_path, n, "%s.zdeb-XXXXXX", d->path);
+	d->fd = mkostemp(d->tmp_path, O_CLOEXEC);
+	if (d->fd < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot create '%s'", d->tmp_path);
+		free(d->tmp_path);
+		d->tmp_path = NULL;
+		return -1;
+	}
+	if (fchmod(d->fd, 0644 & ~current_umask()) < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot chmod '%s'",
+		                    d->tmp_path);
+	return 0;
+}
+
+int
+zd_debout_open(struct zd_debout *d, const char *path, uint64_t mtime,
+               struct zd_error *err)
+{
+	static const char version[] = "2.0\n";
+
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	d->mtime = mtime;
+	d->path = strdup(path);
+	if (d->path == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	if (open_temp(d, err) < 0)
+		return -1;
+	if (zd_ar_write_magic(d->fd, err) < 0 ||
+	    zd_ar_write_member_buf(d->fd, "debian-binary", mtime, version,
+	                           sizeof(version) - 1, err) < 0) {
+		zd_err_prefix(err, "cannot write '%s'", d->path);
+		return -1;
+	}
+	return 0;
+}
+
+int
+zd_debout_begin(struct zd_debout *d, struct zd_error *err)
+{
+	if (zd_ar_begin_member(d->fd, &d->hdr_off, err) < 0) {
+		zd_err_prefix(err, "cannot write '%s'", d->path);
+		return -1;
+	}
+	return 0;
+}
+
+int
+zd_debout_end(struct zd_debout *d, const char *name, uint64_t off,
+              uint64_t size, struct zd_error *err)
+{
+	if (off != d->hdr_off + ZD_AR_HDR_LEN)
+		return zd_err(err, ZD_E_INTERNAL, "member '%s' of '%s' starts "
+		              "at %ju, not right after its header", name,
+		              d->path, (uintmax_t)off);
+	if (zd_ar_end_member(d->fd, d->hdr_off, name, d->mtime, size,
+	                     err) < 0) {
+		zd_err_prefix(err, "cannot write '%s'", d->path);
+		return -1;
+	}
+	return 0;
+}
+
+int
+zd_debout_commit(struct zd_debout *d, struct zd_error *err)
+{
+	int fd = d->fd;
+
+	d->fd = -1;
+	if (close(fd) < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot write '%s'",
+		                    d->path);
+	if (rename(d->tmp_path, d->path) < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot rename '%s' to '%s'",
+		                    d->tmp_path, d->path);
+	free(d->tmp_path);
+	d->tmp_path = NULL;
+	return 0;
+}
+
+void
+zd_debout_abort(struct zd_debout *d)
+{
+	int saved = errno;
+
+	if (d->fd >= 0)
+		close(d->fd);
+	if (d->tmp_path != NULL)
+		unlink(d->tmp_path);
+	free(d->tmp_path);
+	free(d->path);
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	errno = saved;
+}

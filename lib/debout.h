@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * debout.h - a .deb written in place
+ *
+ * The archive goes to a temporary file beside the output path: the ar
+ * magic and debian-binary first, then each member's bytes straight into
+ * the file right after a blank ar header, which is filled in once the
+ * member's size is known.  Nothing is copied afterwards.  The file is
+ * renamed to the output path when complete; on failure it is removed, so
+ * nothing is left at the output path.
+ */
+#ifndef ZDEB_DEBOUT_H
+#define ZDEB_DEBOUT_H
+
+#include <stdint.h>
+
+#include "lib/error.h"
+
+struct zd_debout {
+	int fd;			/* the temporary file: members go here */
+	char *path;		/* the output path */
+	char *tmp_path;		/* "PATH.zdeb-XXXXXX"; NULL once renamed */
+	uint64_t mtime;		/* of every ar member */
+	uint64_t hdr_off;	/* the header of the member begun */
+};
+
+/*
+ * Creates the temporary file beside path (mode 0644 less the umask, as
+ * dpkg-deb) and writes the ar magic and debian-binary ("2.0\n").  d is
+ * then zd_debout_abort()'s to free, even on failure.  Returns 0, or -1 with
+ * err set.
+ */
+int zd_debout_open(struct zd_debout *d, const char *path, uint64_t mtime,
+                   struct zd_error *err);
+/* Starts a member: its bytes go to d->fd from its current offset on. */
+int zd_debout_begin(struct zd_debout *d, struct zd_error *err);
+/*
+ * Ends the member begun: its bytes are d->fd[off, off + size), which must
+ * start right after its header and end at d->fd's offset (else
+ * ZD_E_INTERNAL); fills in the header, pads.
+ */
+int zd_debout_end(struct zd_debout *d, const char *name, uint64_t off,
+                  uint64_t size, struct zd_error *err);
+/* Closes the file and renames it to the output path. */
+int zd_debout_commit(struct zd_debout *d, struct zd_error *err);
+/* Removes the temporary file unless committed, and frees d. */
+void zd_debout_abort(struct zd_debout *d);
+
+#endif

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* check-debout.c - a .deb written in place, renamed when complete */
+#include "config.h"
+
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/ar.h"
+#include "lib/debout.h"
+#include "lib/fdio.h"
+#include "tests/unit/testutil.h"
+
+/* Writes one member of d in place; its bytes start at the returned
+ * offset. */
+static uint64_t
+put_member(struct zd_debout *d, const char *bytes)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	off_t off;
+
+	ck_assert_zd_ok(zd_debout_begin(d, &err), &err);
+	off = lseek(d->fd, 0, SEEK_CUR);
+	ck_assert_int_ge(off, 0);
+	ck_assert_zd_ok(zd_write_all(d->fd, bytes, strlen(bytes), &err), &err);
+	return (uint64_t)off;
+}
+
+/* The same archive made with the plain ar writer, into path. */
+static void
+write_reference(const char *path)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_zd_ok(zd_ar_write_magic(fd, &err), &err);
+	ck_assert_zd_ok(zd_ar_write_member_buf(fd, "debian-binary", 1700000000,
+	                                       "2.0\n", 4, &err), &err);
+	ck_assert_zd_ok(zd_ar_write_member_buf(fd, "control.tar", 1700000000,
+	                                       "ctl", 3, &err), &err);
+	ck_assert_zd_ok(zd_ar_write_member_buf(fd, "data.tar", 1700000000,
+	                                       "data", 4, &err), &err);
+	close(fd);
+}
+
+START_TEST(test_debout_members)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_debout d;
+	struct stat st;
+	char out[4200], ref[4200];
+	uint64_t off;
+	mode_t old = umask(022);
+
+	snprintf(out, sizeof(out), "%s/o/x.deb", zd_test_tmpdir);
+	snprintf(ref, sizeof(ref), "%s/ref.deb", zd_test_tmpdir);
+	ck_assert_int_eq(zd_test_sh("mkdir '%s/o'", zd_test_tmpdir), 0);
+	ck_assert_zd_ok(zd_debout_open(&d, out, 1700000000, &err), &err);
+	/* nothing at the output path until commit */
+	ck_assert_int_ne(access(out, F_OK), 0);
+	off = put_member(&d, "ctl");	/* odd: padded */
+	ck_assert_zd_ok(zd_debout_end(&d, "control.tar", off, 3, &err), &err);
+	off = put_member(&d, "data");
+	ck_assert_zd_ok(zd_debout_end(&d, "data.tar", off, 4, &err), &err);
+	ck_assert_zd_ok(zd_debout_commit(&d, &err), &err);
+	zd_debout_abort(&d);	/* after commit: frees only */
+	umask(old);
+
+	ck_assert_int_eq(stat(out, &st), 0);
+	ck_assert_int_eq(st.st_mode & 07777, 0644);
+	write_reference(ref);
+	ck_assert_int_eq(zd_test_sh("cmp '%s' '%s'", out, ref), 0);
+	ck_assert_int_eq(zd_test_sh("cd '%s/o' && test \"$(ar t x.deb | tr '\\n' "
+	                            "' ')\" = 'debian-binary control.tar "
+	                            "data.tar ' && test \"$(ar p x.deb "
+	                            "data.tar)\" = data && test \"$(ls | wc "
+	                            "-l)\" = 1", zd_test_tmpdir), 0);
+}
+END_TEST
+
+START_TEST(test_debout_size_mismatch_leaves_nothing)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_debout d;
+	char out[4200];
+	uint64_t off;
+
+	snprintf(out, sizeof(out), "%s/x.deb", zd_test_tmpdir);
+	ck_assert_zd_ok(zd_debout_open(&d, out, 0, &err), &err);
+	off = put_member(&d, "12345");
+	ck_assert_int_eq(zd_debout_end(&d, "data.tar", off, 4, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_INTERNAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "data.tar"));
+	zd_debout_abort(&d);
+	ck_assert_int_eq(zd_test_sh("test -z \"$(ls -A '%s')\"",
+	                            zd_test_tmpdir), 0);
+}
+END_TEST
+
+START_TEST(test_debout_gap_refused)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_debout d;
+	char out[4200];
+	uint64_t off;
+
+	snprintf(out, sizeof(out), "%s/x.deb", zd_test_tmpdir);
+	ck_assert_zd_ok(zd_debout_open(&d, out, 0, &err), &err);
+	off = put_member(&d, "1234");
+	/* a member said to start after its first bytes */
+	ck_assert_int_eq(zd_debout_end(&d, "data.tar", off + 2, 2, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_INTERNAL);
+	ck_assert_ptr_nonnull(strstr(err.msg, "right after its header"));
+	zd_debout_abort(&d);
+	ck_assert_int_eq(zd_test_sh("test -z \"$(ls -A '%s')\"",
+	                            zd_test_tmpdir), 0);
+}
+END_TEST
+
+START_TEST(test_debout_open_fails)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_debout d;
+	char out[4200];
+
+	snprintf(out, sizeof(out), "%s/no/such/dir/x.deb", zd_test_tmpdir);
+	ck_assert_int_eq(zd_debout_open(&d, out, 0, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_IO);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no/such/dir/x.deb"));
+	zd_debout_abort(&d);
+}
+END_TEST
+
+static Suite *
+debout_suite(void)
+{
+	Suite *s = suite_create("debout");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = zd_test_tcase(s, "malformed");
+
+	tcase_add_test(core, test_debout_members);
+	tcase_add_test(malformed, test_debout_size_mismatch_leaves_nothing);
+	tcase_add_test(malformed, test_debout_gap_refused);
+	tcase_add_test(malformed, test_debout_open_fails);
+	return s;
+}
+
+int
+main(void)
+{
+	return zd_test_main(debout_suite());
+}
