@@ -83,6 +83,10 @@ for L in $levels; do
 		cmds+=("${f}1='$zdeb' cat-data -T1 '$W/$f.deb'"
 		       "${f}2='$zdeb' cat-data -T2 '$W/$f.deb'")
 	done
+	# the machine's own 2-thread scaling: two independent -T1 decodes
+	# (of two copies) at once, against one
+	cp "$W/i.deb" "$W/i-copy.deb"
+	cmds+=("pair='$zdeb' cat-data -T1 '$W/i.deb' >/dev/null & '$zdeb' cat-data -T1 '$W/i-copy.deb' >/dev/null; wait")
 	rounds "$runs" "${cmds[@]}"
 	t_zstd=${T[zstd]}; t_pz=${T[pz]}; t_dpkg=${T[dpkg]}
 	printf '%-34s %8s %10s\n' "decode" "median" "vs zstd -d"
@@ -96,6 +100,7 @@ for L in $levels; do
 		printf '%-34s %7ss %10s\n' "zdeb cat-data -T1 ($1)" "$a" "$(ratio "$t_zstd" "$a")"
 		printf '%-34s %7ss %10s   (-T2/-T1 %sx)\n' "zdeb cat-data -T2 ($1)" "$b" "$(ratio "$t_zstd" "$b")" "$(ratio "$a" "$b")"
 	done
+	echo "two -T1 decodes of the indexed file at once: ${T[pair]}s, $(ratio "$(awk "BEGIN {print 2 * ${T[i1]}}")" "${T[pair]}")x the throughput of one (the ceiling for -T2/-T1 here)"
 done
 echo
 echo "vs zstd -d: > 1 means faster than zstd -d on the plain frame"
