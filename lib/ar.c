@@ -162,9 +162,10 @@ zd_ar_end_member(int fd, uint64_t hdr_off, const char *name, uint64_t mtime,
 		              (uintmax_t)(hdr_off + ZD_AR_HDR_LEN + size));
 	if (format_header(hdr, name, mtime, size, err) < 0)
 		return -1;
-	if (pwrite(fd, hdr, ZD_AR_HDR_LEN, (off_t)hdr_off) != ZD_AR_HDR_LEN)
-		return zd_err_errno(err, ZD_E_IO, "cannot write the header "
-		                    "of ar member '%s'", name);
+	if (zd_pwrite_all(fd, hdr, ZD_AR_HDR_LEN, hdr_off, err) < 0) {
+		zd_err_prefix(err, "ar member '%s'", name);
+		return -1;
+	}
 	return write_padding(fd, size, err);
 }
 

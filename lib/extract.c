@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "lib/extract.h"
+#include "lib/fdio.h"
 #include "lib/safepath.h"
 
 static int
@@ -442,7 +443,6 @@ write_regular(struct xctx *x, struct archive *in, struct archive_entry *e,
 		const void *buf;
 		size_t len;
 		la_int64_t off;
-		const char *p;
 
 		r = archive_read_data_block(in, &buf, &len, &off);
 		if (r == ARCHIVE_EOF)
@@ -457,22 +457,12 @@ write_regular(struct xctx *x, struct archive *in, struct archive_entry *e,
 			goto fail;
 		}
 		/* pwrite at the offset: sparse members leave holes. */
-		for (p = buf; len > 0; ) {
-			ssize_t n = pwrite(fd, p, len, (off_t)off);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				zd_err_errno(err, ZD_E_IO, "member '%s': "
-				             "cannot write", member);
-				goto fail;
-			}
-			p += n;
-			len -= (size_t)n;
-			off += n;
+		if (zd_pwrite_all(fd, buf, len, (uint64_t)off, err) < 0) {
+			zd_err_prefix(err, "member '%s'", member);
+			goto fail;
 		}
-		if (off > end)
-			end = off;
+		if (off + (la_int64_t)len > end)
+			end = off + (la_int64_t)len;
 	}
 	if (archive_entry_size_is_set(e) && archive_entry_size(e) > end &&
 	    ftruncate(fd, (off_t)archive_entry_size(e)) < 0) {

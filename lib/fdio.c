@@ -133,9 +133,9 @@ zd_fd_size(int fd, uint64_t *size, struct zd_error *err)
 	return 0;
 }
 
-static int
-pwrite_all(int fd, const void *buf, size_t len, uint64_t off,
-           struct zd_error *err)
+int
+zd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off,
+              struct zd_error *err)
 {
 	const unsigned char *p = buf;
 
@@ -175,7 +175,7 @@ zd_fd_move(int fd, uint64_t from, uint64_t to, uint64_t len,
 
 		rc = zd_pread_all(fd, buf, n, from + at, err);
 		if (rc == 0)
-			rc = pwrite_all(fd, buf, n, to + at, err);
+			rc = zd_pwrite_all(fd, buf, n, to + at, err);
 		done += n;
 	}
 	free(buf);

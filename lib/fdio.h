@@ -38,6 +38,10 @@ ssize_t zd_read_full(int fd, void *buf, size_t len, struct zd_error *err);
 /* pread()s exactly len bytes at off; EOF before that is ZD_E_FORMAT. */
 int zd_pread_all(int fd, void *buf, size_t len, uint64_t off,
                  struct zd_error *err);
+/* pwrite()s all of buf at off (EINTR, short counts).  Returns 0, or -1
+ * with err set (ZD_E_IO "cannot write"). */
+int zd_pwrite_all(int fd, const void *buf, size_t len, uint64_t off,
+                  struct zd_error *err);
 /* Reads len bytes at offset off inside region r (bounds checked). */
 int zd_region_read(const struct zd_region *r, void *buf, size_t len,
                    uint64_t off, struct zd_error *err);

@@ -762,9 +762,10 @@ write_header(struct zd_zseg_writer *w, unsigned outer_wlog, size_t *hlen,
 			return zd_err_errno(err, ZD_E_IO, "cannot seek");
 		w->hdr_room = *hlen;
 	}
-	if (pwrite(w->out_fd, hdr, *hlen, (off_t)*start) != (ssize_t)*hlen)
-		return zd_err_errno(err, ZD_E_IO, "cannot write the frame "
-		                    "header");
+	if (zd_pwrite_all(w->out_fd, hdr, *hlen, *start, err) < 0) {
+		zd_err_prefix(err, "frame header");
+		return -1;
+	}
 	return 0;
 }
 
