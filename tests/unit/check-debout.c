@@ -82,7 +82,12 @@ START_TEST(test_debout_members)
 }
 END_TEST
 
-START_TEST(test_debout_size_mismatch_leaves_nothing)
+/* Writes bytes as a member, ends it as starting skip bytes later with size
+ * bytes: refused (ZD_E_INTERNAL, msg in the message); abort leaves
+ * nothing. */
+static void
+check_end_refused(const char *bytes, uint64_t skip, uint64_t size,
+                  const char *msg)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_debout d;
@@ -91,33 +96,26 @@ START_TEST(test_debout_size_mismatch_leaves_nothing)
 
 	snprintf(out, sizeof(out), "%s/x.deb", zd_test_tmpdir);
 	ck_assert_zd_ok(zd_debout_open(&d, out, 0, &err), &err);
-	off = put_member(&d, "12345");
-	ck_assert_int_eq(zd_debout_end(&d, "data.tar", off, 4, &err), -1);
+	off = put_member(&d, bytes);
+	ck_assert_int_eq(zd_debout_end(&d, "data.tar", off + skip, size, &err),
+	                 -1);
 	ck_assert_int_eq(err.code, ZD_E_INTERNAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "data.tar"));
+	ck_assert_msg(strstr(err.msg, msg) != NULL, "%s", err.msg);
 	zd_debout_abort(&d);
 	ck_assert_int_eq(zd_test_sh("test -z \"$(ls -A '%s')\"",
 	                            zd_test_tmpdir), 0);
 }
+
+START_TEST(test_debout_size_mismatch_leaves_nothing)
+{
+	check_end_refused("12345", 0, 4, "data.tar");
+}
 END_TEST
 
+/* a member said to start after its first bytes */
 START_TEST(test_debout_gap_refused)
 {
-	struct zd_error err = ZD_ERROR_INIT;
-	struct zd_debout d;
-	char out[4200];
-	uint64_t off;
-
-	snprintf(out, sizeof(out), "%s/x.deb", zd_test_tmpdir);
-	ck_assert_zd_ok(zd_debout_open(&d, out, 0, &err), &err);
-	off = put_member(&d, "1234");
-	/* a member said to start after its first bytes */
-	ck_assert_int_eq(zd_debout_end(&d, "data.tar", off + 2, 2, &err), -1);
-	ck_assert_int_eq(err.code, ZD_E_INTERNAL);
-	ck_assert_ptr_nonnull(strstr(err.msg, "right after its header"));
-	zd_debout_abort(&d);
-	ck_assert_int_eq(zd_test_sh("test -z \"$(ls -A '%s')\"",
-	                            zd_test_tmpdir), 0);
+	check_end_refused("1234", 2, 2, "right after its header");
 }
 END_TEST
 
