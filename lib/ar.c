@@ -88,39 +88,6 @@ write_padding(int fd, uint64_t size, struct zd_error *err)
 }
 
 int
-zd_ar_write_member_fd(int fd, const char *name, uint64_t mtime, int in_fd,
-                      uint64_t in_off, uint64_t size, struct zd_error *err)
-{
-	enum { CHUNK = 1 << 17 };
-	unsigned char *buf = NULL;
-	uint64_t off = 0;
-	int rc = -1;
-
-	if (zd_ar_write_header(fd, name, mtime, size, err) < 0)
-		return -1;
-	buf = malloc(CHUNK);
-	if (buf == NULL)
-		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	while (off < size) {
-		size_t n = size - off > CHUNK ? CHUNK : (size_t)(size - off);
-
-		if (zd_pread_all(in_fd, buf, n, in_off + off, err) < 0) {
-			if (err != NULL && err->code == ZD_E_FORMAT)
-				err->code = ZD_E_IO;
-			zd_err_prefix(err, "cannot copy ar member '%s'", name);
-			goto out;
-		}
-		if (zd_write_all(fd, buf, n, err) < 0)
-			goto out;
-		off += n;
-	}
-	rc = write_padding(fd, size, err);
-out:
-	free(buf);
-	return rc;
-}
-
-int
 zd_ar_write_member_buf(int fd, const char *name, uint64_t mtime,
                        const void *buf, uint64_t size, struct zd_error *err)
 {

@@ -42,15 +42,8 @@ int zd_ar_write_magic(int fd, struct zd_error *err);
  */
 int zd_ar_write_header(int fd, const char *name, uint64_t mtime,
                        uint64_t size, struct zd_error *err);
-/*
- * Writes a whole member: header, size bytes copied from in_fd starting at
- * offset in_off (pread), and the padding byte ('\n') when size is odd.  An
- * in_fd shorter than that is ZD_E_IO ("unexpected end of file").
- */
-int zd_ar_write_member_fd(int fd, const char *name, uint64_t mtime, int in_fd,
-                          uint64_t in_off, uint64_t size,
-                          struct zd_error *err);
-/* Same from a buffer. */
+/* Writes a whole member: header, size bytes of buf, and the padding byte
+ * ('\n') when size is odd. */
 int zd_ar_write_member_buf(int fd, const char *name, uint64_t mtime,
                            const void *buf, uint64_t size,
                            struct zd_error *err);
