@@ -132,7 +132,7 @@ make_member(const char *dir, tarbuild_fn *fn, const struct zd_tar_opts *to,
 	struct fed f = { NULL, o, what, out->path, 0, 0 };
 	struct zd_sink sink = { fed_write, &f };
 	uint64_t in_size, off, size;
-	int fd, rc = -1;
+	int rc = -1;
 
 	if (zd_debout_begin(out, err) < 0)
 		return -1;
@@ -144,7 +144,7 @@ make_member(const char *dir, tarbuild_fn *fn, const struct zd_tar_opts *to,
 	report(o, what, 0);
 	if (fn(dir, to, &sink, NULL, err) < 0)
 		goto out;
-	if (zd_encoder_finish(f.e, &fd, &off, &size, &in_size, err) < 0) {
+	if (zd_encoder_finish(f.e, &off, &size, &in_size, err) < 0) {
 		zd_err_prefix(err, "cannot write %s for '%s'", what, out->path);
 		goto out;
 	}

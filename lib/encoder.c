@@ -15,8 +15,7 @@
 
 struct zd_encoder {
 	const struct zd_comp_params *p;
-	int out_fd;
-	bool own_out;			/* out_fd is our temporary file */
+	int out_fd;			/* the caller's */
 	uint64_t start;			/* out_fd's offset when made */
 	int spool_fd;			/* -1 when streaming or storing */
 	struct zd_zseg_writer *zw;	/* NULL when spooling */
@@ -49,13 +48,7 @@ zd_encoder_new(const struct zd_comp_params *p, int out_fd,
 	e->p = p;
 	e->spool_fd = -1;
 	e->out_fd = out_fd;
-	if (out_fd < 0) {
-		e->own_out = true;
-		e->out_fd = zd_tmpfile(err);
-		if (e->out_fd < 0)
-			goto fail;
-	}
-	here = lseek(e->out_fd, 0, SEEK_CUR);
+	here = lseek(out_fd, 0, SEEK_CUR);
 	if (here < 0) {
 		zd_err_errno(err, ZD_E_IO, "cannot seek the output");
 		goto fail;
@@ -91,8 +84,8 @@ zd_encoder_write(void *ctx, const void *buf, size_t len,
 }
 
 int
-zd_encoder_finish(struct zd_encoder *e, int *fd, uint64_t *off,
-                  uint64_t *size, uint64_t *in_size, struct zd_error *err)
+zd_encoder_finish(struct zd_encoder *e, uint64_t *off, uint64_t *size,
+                  uint64_t *in_size, struct zd_error *err)
 {
 	off_t end;
 
@@ -112,9 +105,6 @@ zd_encoder_finish(struct zd_encoder *e, int *fd, uint64_t *off,
 	}
 	if (in_size != NULL)
 		*in_size = e->fed;
-	*fd = e->out_fd;
-	if (e->own_out)
-		e->out_fd = -1;
 	return 0;
 }
 
@@ -126,7 +116,5 @@ zd_encoder_free(struct zd_encoder *e)
 	zd_zseg_writer_free(e->zw);
 	if (e->spool_fd >= 0)
 		close(e->spool_fd);
-	if (e->own_out && e->out_fd >= 0)
-		close(e->out_fd);
 	free(e);
 }

@@ -7,8 +7,8 @@
  * compression the bytes go straight into the member; the other
  * compressors (xz, gzip, zstd single and dpkg) get the stream spooled to
  * a temporary file and compressed from it at the end, as zd_compress()
- * does.  The member is written at the output's current offset: in place
- * inside a .deb being written (lib/debout.h), or in a new temporary file.
+ * does.  The member is written at the output's current offset, in place
+ * inside a .deb being written (lib/debout.h).
  */
 #ifndef ZDEB_ENCODER_H
 #define ZDEB_ENCODER_H
@@ -21,24 +21,21 @@
 struct zd_encoder;
 
 /* Checks p (see zd_comp_params_check) and starts.  The member goes to
- * out_fd (seekable; it stays the caller's) from its current offset, or,
- * with out_fd -1, to a new temporary file.  p must outlive the encoder.
- * NULL with err set. */
+ * out_fd (seekable; it stays the caller's) from its current offset.  p
+ * must outlive the encoder.  NULL with err set. */
 struct zd_encoder *zd_encoder_new(const struct zd_comp_params *p, int out_fd,
                                   struct zd_error *err);
 /* Feeds len bytes; a zd_sink write function (ctx: the encoder). */
 int zd_encoder_write(void *e, const void *buf, size_t len,
                      struct zd_error *err);
 /*
- * Finishes: the compressed member is (*fd)[*off, *off + *size), and the
- * output's offset is just after it; *fd is out_fd, or the temporary file,
- * now the caller's to close; *in_size (if not NULL) the bytes fed.
+ * Finishes: the compressed member is out_fd[*off, *off + *size), and
+ * out_fd's offset is just after it; *in_size (if not NULL) the bytes fed.
  * Returns 0, or -1 with err set.
  */
-int zd_encoder_finish(struct zd_encoder *e, int *fd, uint64_t *off,
-                      uint64_t *size, uint64_t *in_size,
-                      struct zd_error *err);
-/* Frees e (and its files, unless handed over by finish). */
+int zd_encoder_finish(struct zd_encoder *e, uint64_t *off, uint64_t *size,
+                      uint64_t *in_size, struct zd_error *err);
+/* Frees e and its spool file, if any. */
 void zd_encoder_free(struct zd_encoder *e);
 
 #endif

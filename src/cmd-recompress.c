@@ -44,7 +44,7 @@ recode(const struct zd_deb_member *m, const char *base,
 	struct zd_sink sink;
 	char name[ZD_AR_NAME_MAX + 2];
 	uint64_t off, size;
-	int fd, rc = -1;
+	int rc = -1;
 
 	if (zd_debout_begin(out, err) < 0)
 		return -1;
@@ -55,7 +55,7 @@ recode(const struct zd_deb_member *m, const char *base,
 	sink.ctx = e;
 	zd_cli_dec_params(&p, cp->threads);
 	if (zd_member_decode(m, &p, &sink, err) < 0 ||
-	    zd_encoder_finish(e, &fd, &off, &size, NULL, err) < 0)
+	    zd_encoder_finish(e, &off, &size, NULL, err) < 0)
 		goto out;
 	snprintf(name, sizeof(name), "%s%s", base, zd_codec_get(cp->type)->ext);
 	rc = zd_debout_end(out, name, off, size, err);

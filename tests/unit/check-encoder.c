@@ -7,7 +7,6 @@
 
 #include <check.h>
 #include <fcntl.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,24 +41,23 @@ params(struct zd_comp_params *p, size_t i, unsigned threads)
 	p->segment_size = 512 << 10;
 }
 
-#define PREFIX 77	/* bytes before the member, in place */
-
 /*
- * Case i fed in uneven pieces, to a temporary file of the encoder's or in
- * place after PREFIX bytes of a file of ours: the bytes zd_compress()
- * makes, exactly where finish says, with our file's offset right after.
+ * Case i fed in uneven pieces to a file of ours after prefix bytes of
+ * something else: the bytes zd_compress() makes, exactly where finish says,
+ * with the prefix intact and the file's offset right after the member.
  */
 static void
-check_same_bytes(size_t i, bool in_place)
+check_same_bytes(size_t i, size_t prefix)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_comp_params p;
 	struct zd_encoder *e;
-	unsigned char *in, *want, *got, head[PREFIX];
+	unsigned char *in, *want, *got, head[100];
 	size_t len, wlen;
 	uint64_t start, size, fed;
-	int in_fd, ref_fd, fd, own = -1;
+	int in_fd, ref_fd, fd;
 
+	ck_assert_uint_le(prefix, sizeof(head));
 	ck_assert_int_eq(zd_test_sh("tar -cf - -C /usr/share/doc . "
 	                            "2>/dev/null | head -c 3000000 > '%s'",
 	                            zd_test_path("in")), 0);
@@ -74,31 +72,24 @@ check_same_bytes(size_t i, bool in_place)
 	close(in_fd);
 	want = zd_test_read_file(zd_test_path("ref"), &wlen);
 
-	if (in_place) {
-		own = zd_tmpfile(&err);
-		ck_assert_int_ge(own, 0);
-		memset(head, 'h', sizeof(head));
-		ck_assert_zd_ok(zd_write_all(own, head, sizeof(head), &err),
-		                &err);
-	}
+	fd = zd_tmpfile(&err);
+	ck_assert_int_ge(fd, 0);
+	memset(head, 'h', sizeof(head));
+	ck_assert_zd_ok(zd_write_all(fd, head, prefix, &err), &err);
 	params(&p, i, 2);
-	e = zd_encoder_new(&p, own, &err);
+	e = zd_encoder_new(&p, fd, &err);
 	ck_assert_msg(e != NULL, "%s", err.msg);
 	zd_test_write_uneven(zd_encoder_write, e, in, len, 100000, 3);
-	ck_assert_zd_ok(zd_encoder_finish(e, &fd, &start, &size, &fed, &err),
-	                &err);
+	ck_assert_zd_ok(zd_encoder_finish(e, &start, &size, &fed, &err), &err);
 	zd_encoder_free(e);
 	ck_assert_uint_eq(fed, len);
 	ck_assert_uint_eq(size, wlen);
-	if (in_place) {
-		ck_assert_int_eq(fd, own);
-		ck_assert_uint_eq(start, PREFIX);
-		ck_assert_int_eq(lseek(fd, 0, SEEK_CUR),
-		                 (off_t)(PREFIX + size));
-		ck_assert_zd_ok(zd_pread_all(fd, head, PREFIX, 0, &err), &err);
-		for (size_t k = 0; k < PREFIX; k++)
-			ck_assert_int_eq(head[k], 'h');
-	}
+	ck_assert_uint_eq(start, prefix);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_CUR), (off_t)(prefix + size));
+	memset(head, 0, sizeof(head));
+	ck_assert_zd_ok(zd_pread_all(fd, head, prefix, 0, &err), &err);
+	for (size_t k = 0; k < prefix; k++)
+		ck_assert_int_eq(head[k], 'h');
 	got = malloc(size > 0 ? size : 1);
 	ck_assert_ptr_nonnull(got);
 	ck_assert_zd_ok(zd_pread_all(fd, got, size, start, &err), &err);
@@ -112,13 +103,14 @@ check_same_bytes(size_t i, bool in_place)
 
 START_TEST(test_encoder_same_bytes)
 {
-	check_same_bytes((size_t)_i, false);
+	check_same_bytes((size_t)_i, 0);
 }
 END_TEST
 
+/* as inside a .deb: after other members */
 START_TEST(test_encoder_in_place)
 {
-	check_same_bytes((size_t)_i, true);
+	check_same_bytes((size_t)_i, 77);
 }
 END_TEST
 
@@ -126,17 +118,24 @@ START_TEST(test_encoder_bad_params)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_comp_params p;
+	uint64_t size;
+	int fd = zd_tmpfile(&err);
 
+	ck_assert_int_ge(fd, 0);
 	params(&p, 2, 1);
 	p.level = 10;		/* xz: 0 to 9 */
-	ck_assert_ptr_null(zd_encoder_new(&p, -1, &err));
+	ck_assert_ptr_null(zd_encoder_new(&p, fd, &err));
 	ck_assert_int_eq(err.code, ZD_E_USAGE);
 	ck_assert_msg(strstr(err.msg, "out of range") != NULL, "%s", err.msg);
 	zd_err_clear(&err);
 	params(&p, 0, 1);
 	p.type = ZD_COMP_BZIP2;	/* read only */
-	ck_assert_ptr_null(zd_encoder_new(&p, -1, &err));
+	ck_assert_ptr_null(zd_encoder_new(&p, fd, &err));
 	ck_assert_int_eq(err.code, ZD_E_UNSUPPORTED);
+	/* nothing written */
+	ck_assert_zd_ok(zd_fd_size(fd, &size, &err), &err);
+	ck_assert_uint_eq(size, 0);
+	close(fd);
 }
 END_TEST
 
