@@ -201,12 +201,27 @@ read_index(const struct zd_region *in, const struct zd_zstd_frame_info *outer,
 	return rc;
 }
 
+/* An indexed member found from its tail. */
+static void
+describe_indexed(const struct zd_zstd_frame_info *outer,
+                 const struct zd_zstd_frame_info *ixf,
+                 const struct zd_zseg_index *idx, struct zd_zstd_info *info)
+{
+	info->layout = ZD_LAYOUT_INDEXED;
+	info->window_log = zd_log2_ceil(outer->hdr.window_size);
+	info->content_size = outer->hdr.content_size <= INT64_MAX ?
+	                     (int64_t)outer->hdr.content_size : -1;
+	info->segments = idx->segments;
+	info->index_size = ixf->size;
+}
+
 /* Frames or segments: segments are counted from the index or the walk. */
 int
 zd_zstd_describe(const struct zd_region *in, struct zd_zstd_info *info,
                  struct zd_error *err)
 {
 	struct frame_list fl;
+	struct zd_zstd_frame_info fl_outer, ixf;
 	struct zd_zseg_index idx;
 	struct zd_zseg_piece *pc = NULL;
 	size_t at = 0, n = 0;
@@ -214,6 +229,14 @@ zd_zstd_describe(const struct zd_region *in, struct zd_zstd_info *info,
 	bool known = true;
 
 	memset(info, 0, sizeof(*info));
+	switch (zd_zseg_index_at_tail(in, &fl_outer, &ixf, &idx, err)) {
+	case 1:
+		describe_indexed(&fl_outer, &ixf, &idx, info);
+		zd_zseg_index_free(&idx);
+		return 0;
+	case -1:
+		return -1;
+	}
 	if (list_frames(in, NULL, &fl, err) < 0)
 		return -1;
 	for (size_t i = 0; i < fl.n; i++) {
@@ -645,83 +668,139 @@ decode_stream_hashed(struct dec *d, struct zd_error *err)
 	return rc;
 }
 
+/* Refuses a frame whose window or declared size is over the limits;
+ * *known sums the declared sizes so far. */
+static int
+frame_limits(const struct zd_zstd_frame_info *f, const struct zd_dec_params *p,
+             const char *name, uint64_t *known, struct zd_error *err)
+{
+	if (f->hdr.window_size > max_window(p))
+		return zd_err(err, ZD_E_LIMIT, "window of %ju bytes exceeds "
+		              "the limit of %ju bytes in '%s' at offset %ju",
+		              (uintmax_t)f->hdr.window_size,
+		              (uintmax_t)max_window(p), name,
+		              (uintmax_t)f->off);
+	if (f->hdr.has_content_size &&
+	    (__builtin_add_overflow(*known, f->hdr.content_size, known) ||
+	     (p->max_output != 0 && *known > p->max_output)))
+		return zd_err(err, ZD_E_LIMIT, "decoded data of '%s' exceeds "
+		              "the limit of %ju bytes", name,
+		              (uintmax_t)p->max_output);
+	return 0;
+}
+
+/*
+ * The pieces of an indexed member whose index ends it, from the tail alone
+ * (zd_zseg_index_at_tail).  Returns 1 when planned, 0 when the member has
+ * to be walked (no index at its end, or one that disagrees with the frame:
+ * the walk warns), -1 with err set.
+ */
+static int
+plan_from_tail(struct dec *d, struct zd_zstd_frame_info *outer,
+               struct zd_error *err)
+{
+	struct zd_error ierr = ZD_ERROR_INIT;
+	struct zd_zstd_frame_info ixf;
+	struct zd_zseg_index idx;
+	int rc = zd_zseg_index_at_tail(d->in, outer, &ixf, &idx, err);
+
+	if (rc != 1)
+		return rc;
+	rc = zd_zseg_pieces_from_index(d->in, outer, &idx, &d->pc, &d->n,
+	                               &ierr);
+	zd_zseg_index_free(&idx);
+	if (rc == 0)
+		return 1;
+	if (ierr.code != ZD_E_FORMAT) {
+		*err = ierr;
+		return -1;
+	}
+	return 0;
+}
+
+/* The indexed frame outer, its pieces planned: on the workers, else
+ * streamed with each exact piece's hash checked. */
+static int
+decode_planned(struct dec *d, const struct zd_zstd_frame_info *outer,
+               struct zd_error *err)
+{
+	if (pieces_usable(d))
+		return decode_indexed(d, outer, err);
+	if (pieces_exact(d))
+		return decode_stream_hashed(d, err);
+	return decode_stream(d, err);
+}
+
+/* Several frames: each a piece, decoded on the workers when it pays. */
+static int
+decode_frames(struct dec *d, const struct frame_list *fl,
+              struct zd_error *err)
+{
+	d->pc = calloc(fl->nzstd, sizeof(*d->pc));
+	if (d->pc == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	d->frames = true;
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct zd_zstd_frame_info *f = &fl->f[i];
+		struct zd_zseg_piece *pc = &d->pc[d->n];
+
+		if (f->skippable)
+			continue;
+		pc->off = f->off;
+		pc->csize = f->size;
+		pc->nseg = 1;
+		pc->bound = f->hdr.has_content_size ? f->hdr.content_size :
+		            f->decoded_max;
+		d->n++;
+	}
+	return pieces_usable(d) ? decode_pieces(d, err) :
+	       decode_stream(d, err);
+}
+
 int
 zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *p,
                 struct zd_sink *out, struct zd_error *err)
 {
+	struct zd_zstd_frame_info outer;
 	struct frame_list fl;
 	struct dec d;
 	size_t at = 0;
 	uint64_t known = 0;
-	int rc = -1;
+	int rc;
 
 	memset(&d, 0, sizeof(d));
+	memset(&fl, 0, sizeof(fl));
 	d.in = in;
 	d.p = p;
 	d.out = out;
 	d.name = member_name(p);
-	if (list_frames(in, d.name, &fl, err) < 0)
-		return -1;
+	rc = plan_from_tail(&d, &outer, err);
+	if (rc == 1) {
+		rc = frame_limits(&outer, p, d.name, &known, err);
+		if (rc == 0)
+			rc = decode_planned(&d, &outer, err);
+		goto out;
+	}
+	if (rc < 0 || list_frames(in, d.name, &fl, err) < 0) {
+		rc = -1;
+		goto out;
+	}
 	for (size_t i = 0; i < fl.n; i++) {
-		const struct zd_zstd_frame_info *f = &fl.f[i];
-
-		if (f->skippable)
-			continue;
-		if (f->hdr.window_size > max_window(p)) {
-			zd_err(err, ZD_E_LIMIT, "window of %ju bytes exceeds "
-			       "the limit of %ju bytes in '%s' at offset %ju",
-			       (uintmax_t)f->hdr.window_size,
-			       (uintmax_t)max_window(p), d.name,
-			       (uintmax_t)f->off);
-			goto out;
-		}
-		if (f->hdr.has_content_size &&
-		    (__builtin_add_overflow(known, f->hdr.content_size,
-		                            &known) ||
-		     (p->max_output != 0 && known > p->max_output))) {
-			zd_err(err, ZD_E_LIMIT, "decoded data of '%s' exceeds "
-			       "the limit of %ju bytes", d.name,
-			       (uintmax_t)p->max_output);
+		if (!fl.f[i].skippable &&
+		    frame_limits(&fl.f[i], p, d.name, &known, err) < 0) {
+			rc = -1;
 			goto out;
 		}
 	}
 	if (looks_indexed(&fl, &at)) {
-		if (plan_indexed(&d, &fl.f[at], &fl.f[at + 1], err) < 0)
-			goto out;
-		if (pieces_usable(&d)) {
-			rc = decode_indexed(&d, &fl.f[at], err);
-			goto out;
-		}
-		if (pieces_exact(&d)) {
-			rc = decode_stream_hashed(&d, err);
-			goto out;
-		}
+		rc = plan_indexed(&d, &fl.f[at], &fl.f[at + 1], err);
+		if (rc == 0)
+			rc = decode_planned(&d, &fl.f[at], err);
 	} else if (fl.nzstd > 1) {
-		d.pc = calloc(fl.nzstd, sizeof(*d.pc));
-		if (d.pc == NULL) {
-			zd_err(err, ZD_E_NOMEM, "out of memory");
-			goto out;
-		}
-		d.frames = true;
-		for (size_t i = 0; i < fl.n; i++) {
-			const struct zd_zstd_frame_info *f = &fl.f[i];
-			struct zd_zseg_piece *pc = &d.pc[d.n];
-
-			if (f->skippable)
-				continue;
-			pc->off = f->off;
-			pc->csize = f->size;
-			pc->nseg = 1;
-			pc->bound = f->hdr.has_content_size ?
-			            f->hdr.content_size : f->decoded_max;
-			d.n++;
-		}
-		if (pieces_usable(&d)) {
-			rc = decode_pieces(&d, err);
-			goto out;
-		}
+		rc = decode_frames(&d, &fl, err);
+	} else {
+		rc = decode_stream(&d, err);
 	}
-	rc = decode_stream(&d, err);
 out:
 	free(d.pc);
 	frame_list_free(&fl);

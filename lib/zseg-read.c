@@ -18,6 +18,88 @@
 
 enum { SEG_HDR = 6 };
 
+/* The outer frame [0, end) of in: its header parsed, nothing walked. */
+static int
+outer_at(const struct zd_region *in, uint64_t end,
+         struct zd_zstd_frame_info *outer, struct zd_error *err)
+{
+	unsigned char b[ZD_ZSTD_FHDR_MAX];
+	size_t n = end < sizeof(b) ? (size_t)end : sizeof(b);
+	int rc;
+
+	memset(outer, 0, sizeof(*outer));
+	if (zd_region_read(in, b, n, 0, err) < 0)
+		return -1;
+	rc = zd_zstd_fhdr_parse(b, n, &outer->hdr, NULL);
+	if (rc != 0 || end < outer->hdr.header_size + 4)
+		return 0;
+	outer->size = end;
+	outer->decoded_max = outer->hdr.content_size;
+	return 1;
+}
+
+/* Parses the candidate index frame at buf[at, len), which ends the region
+ * at offset base + len, and checks it against the frame before it. */
+static int
+try_tail_index(const struct zd_region *in, const unsigned char *buf,
+               size_t len, size_t at, uint64_t base,
+               struct zd_zstd_frame_info *outer,
+               struct zd_zstd_frame_info *ixf, struct zd_zseg_index *idx,
+               struct zd_error *err)
+{
+	int rc;
+
+	if (zd_zseg_index_parse(buf + at, len - at, idx, NULL) < 0)
+		return 0;
+	rc = outer_at(in, base + at, outer, err);
+	if (rc == 1 && zd_zseg_index_check_frame(idx, outer, NULL) < 0)
+		rc = 0;
+	if (rc != 1) {
+		zd_zseg_index_free(idx);
+		return rc;
+	}
+	memset(ixf, 0, sizeof(*ixf));
+	ixf->off = base + at;
+	ixf->size = len - at;
+	ixf->skippable = true;
+	ixf->magic = ZD_ZSEG_INDEX_MAGIC;
+	return 1;
+}
+
+int
+zd_zseg_index_at_tail(const struct zd_region *in,
+                      struct zd_zstd_frame_info *outer,
+                      struct zd_zstd_frame_info *ixf,
+                      struct zd_zseg_index *idx, struct zd_error *err)
+{
+	unsigned char *buf;
+	size_t len = in->len < ZD_ZSEG_INDEX_MAX ? (size_t)in->len :
+	             ZD_ZSEG_INDEX_MAX;
+	uint64_t base = in->len - len;
+	int rc = 0;
+
+	memset(idx, 0, sizeof(*idx));
+	if (len < ZD_ZSTD_SKIP_HDR)
+		return 0;
+	buf = malloc(len);
+	if (buf == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	if (zd_region_read(in, buf, len, base, err) < 0) {
+		free(buf);
+		return -1;
+	}
+	/* The magic may also occur inside the payload (in a hash): every
+	 * place whose size field reaches exactly the end is tried. */
+	for (size_t at = len - ZD_ZSTD_SKIP_HDR + 1; rc == 0 && at-- > 0;) {
+		if (zd_le32(buf + at) == ZD_ZSEG_INDEX_MAGIC &&
+		    zd_le32(buf + at + 4) == len - at - ZD_ZSTD_SKIP_HDR)
+			rc = try_tail_index(in, buf, len, at, base, outer, ixf,
+			                    idx, err);
+	}
+	free(buf);
+	return rc;
+}
+
 int
 zd_zseg_pieces_from_index(const struct zd_region *in,
                           const struct zd_zstd_frame_info *outer,

@@ -35,6 +35,21 @@ struct zd_zseg_piece {
 };
 
 /*
+ * Finds our index as the last frame of region in, and the indexed frame
+ * right before it filling the region up to it, from the tail and the frame
+ * header alone: no block header is read, which on a large member saves a
+ * read per 128 KiB block before the first byte is decoded.  Returns 1 with
+ * *outer, *ixf and *idx filled (idx has passed zd_zseg_index_check_frame;
+ * free it), 0 when the region does not end so or the index is damaged
+ * (the caller walks the frames, which names the problem), or -1 with err
+ * set on an I/O error or when out of memory.
+ */
+int zd_zseg_index_at_tail(const struct zd_region *in,
+                          struct zd_zstd_frame_info *outer,
+                          struct zd_zstd_frame_info *ixf,
+                          struct zd_zseg_index *idx, struct zd_error *err);
+
+/*
  * Pieces of the indexed frame outer (as walked) from idx, which must have
  * passed zd_zseg_index_check_frame(); every record but the last must end
  * with the reset pair.  Returns 0 with *pieces (malloc'd, *n entries), or

@@ -700,6 +700,85 @@ START_TEST(test_zseg_index_damaged)
 }
 END_TEST
 
+/* ---- the index found from the tail, without a walk ---- */
+
+/* zd_zseg_index_at_tail() on path_z; with *outer and *ixf on success. */
+static int
+at_tail(struct zd_zstd_frame_info *outer, struct zd_zstd_frame_info *ixf)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_zseg_index idx;
+	struct zd_region r;
+	int rc;
+
+	r.fd = open(path_z, O_RDONLY);
+	ck_assert_int_ge(r.fd, 0);
+	r.off = 0;
+	ck_assert_zd_ok(zd_fd_size(r.fd, &r.len, &err), &err);
+	rc = zd_zseg_index_at_tail(&r, outer, ixf, &idx, &err);
+	ck_assert_msg(rc >= 0, "%s", err.msg);
+	if (rc == 1) {
+		ck_assert_uint_ge(idx.nrec, 1);
+		zd_zseg_index_free(&idx);
+	}
+	close(r.fd);
+	return rc;
+}
+
+START_TEST(test_zseg_index_at_tail)
+{
+	static const unsigned char skip[12] = {
+		0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 1, 2, 3, 4,
+	};
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_zstd_frame_info outer, ixf;
+	struct parsed ps;
+	unsigned char *z;
+
+	make_input(IN_TEXT, 2 * MIB);
+	ck_assert_zd_ok(compress_to(path_in, path_z, ZD_LAYOUT_INDEXED, 3,
+	                            128 * KIB, 2, &err), &err);
+	parse_output(&ps);
+	/* found: the same frames as the walk finds */
+	ck_assert_int_eq(at_tail(&outer, &ixf), 1);
+	ck_assert_uint_eq(outer.off, 0);
+	ck_assert_uint_eq(outer.size, ps.outer.size);
+	ck_assert_uint_eq(outer.hdr.window_size, ps.outer.hdr.window_size);
+	ck_assert_uint_eq(outer.hdr.content_size, 2 * MIB);
+	ck_assert_uint_eq(ixf.off, ps.outer.size);
+	ck_assert_uint_eq(ixf.size, ps.ixf.size);
+	/* a skippable frame after the index: not at the tail, walked */
+	z = malloc(ps.zlen + sizeof(skip));
+	ck_assert_ptr_nonnull(z);
+	memcpy(z, ps.z, ps.zlen);
+	memcpy(z + ps.zlen, skip, sizeof(skip));
+	zd_test_write_file(path_z, z, ps.zlen + sizeof(skip));
+	ck_assert_int_eq(at_tail(&outer, &ixf), 0);
+	check_decodes(path_z, 2);
+	/* a damaged check value: not taken; the walk warns */
+	memcpy(z, ps.z, ps.zlen);
+	z[ps.zlen - 1] ^= 0x40;
+	zd_test_write_file(path_z, z, ps.zlen);
+	ck_assert_int_eq(at_tail(&outer, &ixf), 0);
+	/* a frame header that disagrees with the index: not taken */
+	memcpy(z, ps.z, ps.zlen);
+	z[4] ^= 0x04;		/* content checksum flag */
+	zd_test_write_file(path_z, z, ps.zlen);
+	ck_assert_int_eq(at_tail(&outer, &ixf), 0);
+	/* no index, and a region shorter than a skippable header */
+	zd_test_write_file(path_z, ps.z, ps.outer.size);
+	ck_assert_int_eq(at_tail(&outer, &ixf), 0);
+	zd_test_write_file(path_z, ps.z, 5);
+	ck_assert_int_eq(at_tail(&outer, &ixf), 0);
+	/* one byte cut from the front: the frame header is gone */
+	zd_test_write_file(path_z, ps.z + 1, ps.zlen - 1);
+	ck_assert_int_eq(at_tail(&outer, &ixf), 0);
+	free(z);
+	zd_zseg_index_free(&ps.idx);
+	free(ps.z);
+}
+END_TEST
+
 /* ---- corrupt and truncated data: always an error ---- */
 
 START_TEST(test_zseg_corrupt_data)
@@ -962,6 +1041,7 @@ zseg_suite(void)
 	tcase_add_test(core, test_zseg_foreign);
 	tcase_add_test(core, test_zseg_dpkg_deb);
 	tcase_add_test(malformed, test_zseg_index_damaged);
+	tcase_add_test(malformed, test_zseg_index_at_tail);
 	tcase_add_test(malformed, test_zseg_corrupt_data);
 	tcase_add_test(malformed, test_zseg_truncated);
 	tcase_add_test(limits, test_zseg_many_segments);
