@@ -31,8 +31,6 @@
  */
 #include "config.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -47,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/archive-lazy.h"
 #include "lib/extract.h"
 #include "lib/fdio.h"
 #include "lib/safepath.h"
@@ -67,14 +66,10 @@ archive_fail(struct archive *a, const char *what, const char *name,
 static struct archive *
 open_tar_reader(int tar_fd, struct zd_error *err)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a = zd_archive_tar_reader(err);
 
-	if (a == NULL) {
-		zd_err(err, ZD_E_NOMEM, "out of memory");
+	if (a == NULL)
 		return NULL;
-	}
-	archive_read_support_format_tar(a);
-	archive_read_support_format_gnutar(a);
 	if (archive_read_open_fd(a, tar_fd, 1 << 16) != ARCHIVE_OK) {
 		archive_fail(a, "cannot read tar stream", NULL, err);
 		archive_read_free(a);

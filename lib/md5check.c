@@ -5,13 +5,12 @@
  */
 #include "config.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <md5.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/archive-lazy.h"
 #include "lib/md5check.h"
 #include "lib/md5sums.h"
 
@@ -119,15 +118,15 @@ find_sum(struct sumtab *t, const char *path)
 }
 
 static struct archive *
-open_reader(int fd)
+open_reader(int fd, struct zd_error *err)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a = zd_archive_tar_reader(err);
 
 	if (a == NULL)
 		return NULL;
-	archive_read_support_format_tar(a);
-	archive_read_support_format_gnutar(a);
 	if (archive_read_open_fd(a, fd, 1 << 16) != ARCHIVE_OK) {
+		zd_err(err, ZD_E_FORMAT, "cannot read the data tar: %s",
+		       archive_error_string(a));
 		archive_read_free(a);
 		return NULL;
 	}
@@ -138,16 +137,14 @@ int
 zd_md5check_find(const void *ctl_tar, size_t ctl_len, char **text,
                  size_t *len, struct zd_error *err)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a = zd_archive_tar_reader(err);
 	struct archive_entry *e;
 	int rc = 0, r;
 
 	*text = NULL;
 	*len = 0;
 	if (a == NULL)
-		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	archive_read_support_format_tar(a);
-	archive_read_support_format_gnutar(a);
+		return -1;
 	if (archive_read_open_memory(a, ctl_tar, ctl_len) != ARCHIVE_OK) {
 		rc = zd_err(err, ZD_E_FORMAT, "control.tar: %s",
 		            archive_error_string(a));
@@ -229,10 +226,10 @@ zd_md5check_tar(int tar_fd, const char *md5sums, size_t len,
 	memset(r, 0, sizeof(*r));
 	if (parse_sums(md5sums, len, &t, err) < 0)
 		return -1;
-	a = open_reader(tar_fd);
+	a = open_reader(tar_fd, err);
 	if (a == NULL) {
 		sumtab_free(&t);
-		return zd_err(err, ZD_E_FORMAT, "cannot read the data tar");
+		return -1;
 	}
 	while ((st = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
 		const char *name = archive_entry_pathname(e);

@@ -115,3 +115,14 @@ cat "$deb" | "$ZDEB" dpkg-deb --fsys-tarfile - >"$T/z.tar"
 dpkg-deb --fsys-tarfile "$deb" >"$T/d.tar"
 cmp "$T/z.tar" "$T/d.tar" || fail "--fsys-tarfile from a pipe differs"
 ok "'-' from a pipe"
+
+# libarchive (and the libxml2, ICU and libstdc++ it pulls in) is loaded only
+# by what reads a tar: dpkg runs --fsys-tarfile once per package.
+deb=$T/stock-xz.deb
+LD_DEBUG=files "$ZDEB" dpkg-deb --fsys-tarfile "$deb" >/dev/null 2>"$T/ld"
+grep -q 'file=libzstd' "$T/ld" || fail "LD_DEBUG lists no library loads"
+! grep -q 'file=libarchive' "$T/ld" || fail "--fsys-tarfile loads libarchive"
+LD_DEBUG=files "$ZDEB" dpkg-deb --control "$deb" "$T/ctl-ld" 2>"$T/ld"
+grep -q 'file=libarchive' "$T/ld" || fail "--control without libarchive?"
+[ -f "$T/ctl-ld/control" ] || fail "--control extracted no control file"
+ok "libarchive is loaded only to read a tar"
