@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,67 +41,65 @@ gz_strategy(enum zd_strategy s)
 	}
 }
 
-int
-zd_codec_gzip_compress(const struct zd_comp_params *p, int in_fd,
-                       uint64_t in_size, int out_fd, struct zd_error *err)
+static int
+gz_init(void **state, const struct zd_comp_params *p, struct zd_error *err)
 {
-	unsigned char *ibuf = malloc(ZD_CODEC_CHUNK);
-	unsigned char *obuf = malloc(ZD_CODEC_CHUNK);
-	z_stream z = { 0 };
-	bool inited = false;
-	uint64_t off = 0;
-	int rc = -1, zr;
+	z_stream *z = calloc(1, sizeof(*z));
+	int zr;
 
-	if (ibuf == NULL || obuf == NULL) {
-		zd_err(err, ZD_E_NOMEM, "out of memory");
-		goto out;
-	}
-	zr = deflateInit2(&z, p->level, Z_DEFLATED, GZIP_WINDOW_BITS,
+	if (z == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	zr = deflateInit2(z, p->level, Z_DEFLATED, GZIP_WINDOW_BITS,
 	                  GZIP_MEM_LEVEL, gz_strategy(p->strategy));
 	if (zr != Z_OK) {
-		zd_err(err, zr == Z_MEM_ERROR ? ZD_E_NOMEM : ZD_E_INTERNAL,
-		       "cannot initialize gzip compression: %s", zError(zr));
-		goto out;
+		free(z);
+		return zd_err(err, zr == Z_MEM_ERROR ? ZD_E_NOMEM :
+		              ZD_E_INTERNAL, "cannot initialize gzip "
+		              "compression: %s", zError(zr));
 	}
-	inited = true;
-	for (;;) {
-		int flush = Z_NO_FLUSH;
-
-		if (z.avail_in == 0 && off < in_size) {
-			size_t n = in_size - off > ZD_CODEC_CHUNK ?
-			           ZD_CODEC_CHUNK : (size_t)(in_size - off);
-
-			if (zd_pread_all(in_fd, ibuf, n, off, err) < 0)
-				goto out;
-			off += n;
-			z.next_in = ibuf;
-			z.avail_in = (uInt)n;
-		}
-		if (off == in_size)
-			flush = Z_FINISH;
-		z.next_out = obuf;
-		z.avail_out = (uInt)ZD_CODEC_CHUNK;
-		zr = deflate(&z, flush);
-		/* Input or output room is always there: no Z_BUF_ERROR. */
-		if (zr != Z_OK && zr != Z_STREAM_END) {
-			zd_err(err, ZD_E_INTERNAL, "gzip compression failed: "
-			       "%s", z.msg ? z.msg : zError(zr));
-			goto out;
-		}
-		if (zd_write_all(out_fd, obuf, ZD_CODEC_CHUNK - z.avail_out,
-		                 err) < 0)
-			goto out;
-		if (zr == Z_STREAM_END)
-			break;
-	}
-	rc = 0;
-out:
-	if (inited)
-		deflateEnd(&z);
-	free(ibuf);
-	free(obuf);
-	return rc;
+	*state = z;
+	return 0;
 }
+
+/*
+ * Deflates all of in, with Z_FINISH if finish.  Each call either takes
+ * input or fills obuf, so none returns Z_BUF_ERROR but one with nothing to
+ * do, which the loop never makes.
+ */
+static int
+gz_code(void *state, const void *in, size_t len, bool finish,
+        unsigned char *obuf, int out_fd, struct zd_error *err)
+{
+	z_stream *z = state;
+	int zr;
+
+	z->next_in = (Bytef *)(uintptr_t)in;
+	z->avail_in = (uInt)len;
+	do {
+		z->next_out = obuf;
+		z->avail_out = (uInt)ZD_CODEC_CHUNK;
+		zr = deflate(z, finish ? Z_FINISH : Z_NO_FLUSH);
+		if (zr != Z_OK && zr != Z_STREAM_END)
+			return zd_err(err, ZD_E_INTERNAL, "gzip compression "
+			              "failed: %s", z->msg ? z->msg : zError(zr));
+		if (zd_write_all(out_fd, obuf, ZD_CODEC_CHUNK - z->avail_out,
+		                 err) < 0)
+			return -1;
+	} while (finish ? zr != Z_STREAM_END :
+	         z->avail_in > 0 || z->avail_out == 0);
+	return 0;
+}
+
+static void
+gz_end(void *state)
+{
+	deflateEnd(state);
+	free(state);
+}
+
+const struct zd_cstream_ops zd_codec_gzip_stream = {
+	gz_init, gz_code, gz_end,
+};
 
 int
 zd_codec_gzip_decompress(const struct zd_region *in,

@@ -9,6 +9,7 @@
 #ifndef ZDEB_CODEC_IMPL_H
 #define ZDEB_CODEC_IMPL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,19 +71,38 @@ int zd_codec_lzma_run(lzma_stream *s, const struct zd_region *in,
                       const struct zd_dec_params *p, struct zd_sink *out,
                       const char *name, struct zd_error *err);
 
+/*
+ * A streaming compressor (codec-stream.c drives it).  init() makes the
+ * state for p; code() compresses in[0, len) whole (len <= ZD_CODEC_CHUNK),
+ * then ends the stream if finish, writing the output to out_fd through
+ * obuf (ZD_CODEC_CHUNK bytes); end() frees the state.  Both return 0, or
+ * -1 with err set.
+ */
+struct zd_cstream_ops {
+	int (*init)(void **state, const struct zd_comp_params *p,
+	            struct zd_error *err);
+	int (*code)(void *state, const void *in, size_t len, bool finish,
+	            unsigned char *obuf, int out_fd, struct zd_error *err);
+	void (*end)(void *state);
+};
+extern const struct zd_cstream_ops zd_codec_gzip_stream;
+extern const struct zd_cstream_ops zd_codec_xz_stream;
+
+/* A streaming compressor run over in_fd[0, in_size): the compress()
+ * of the codecs that have one. */
+int zd_cstream_compress_file(const struct zd_comp_params *p, int in_fd,
+                             uint64_t in_size, int out_fd,
+                             struct zd_error *err);
+
 /* The compressors and decompressors of the registry. */
 int zd_codec_none_compress(const struct zd_comp_params *p, int in_fd,
                            uint64_t in_size, int out_fd, struct zd_error *err);
 int zd_codec_none_decompress(const struct zd_region *in,
                              const struct zd_dec_params *p,
                              struct zd_sink *out, struct zd_error *err);
-int zd_codec_gzip_compress(const struct zd_comp_params *p, int in_fd,
-                           uint64_t in_size, int out_fd, struct zd_error *err);
 int zd_codec_gzip_decompress(const struct zd_region *in,
                              const struct zd_dec_params *p,
                              struct zd_sink *out, struct zd_error *err);
-int zd_codec_xz_compress(const struct zd_comp_params *p, int in_fd,
-                         uint64_t in_size, int out_fd, struct zd_error *err);
 int zd_codec_xz_decompress(const struct zd_region *in,
                            const struct zd_dec_params *p,
                            struct zd_sink *out, struct zd_error *err);

@@ -70,9 +70,8 @@ mt_threads(unsigned want)
 	return want < max ? want : max;
 }
 
-int
-zd_codec_xz_compress(const struct zd_comp_params *p, int in_fd,
-                     uint64_t in_size, int out_fd, struct zd_error *err)
+static int
+xz_init(void **state, const struct zd_comp_params *p, struct zd_error *err)
 {
 	lzma_mt mt = {
 		.flags = 0,
@@ -81,17 +80,13 @@ zd_codec_xz_compress(const struct zd_comp_params *p, int in_fd,
 		.filters = NULL,
 		.check = LZMA_CHECK_CRC64,
 	};
-	lzma_stream s = LZMA_STREAM_INIT;
-	unsigned char *ibuf = malloc(ZD_CODEC_CHUNK);
-	unsigned char *obuf = malloc(ZD_CODEC_CHUNK);
-	uint64_t off = 0, limit;
+	lzma_stream *s = malloc(sizeof(*s));
+	uint64_t limit;
 	lzma_ret r;
-	int rc = -1;
 
-	if (ibuf == NULL || obuf == NULL) {
-		zd_err(err, ZD_E_NOMEM, "out of memory");
-		goto out;
-	}
+	if (s == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	*s = (lzma_stream)LZMA_STREAM_INIT;
 	mt.preset = (uint32_t)p->level;
 	if (p->strategy == ZD_STRATEGY_EXTREME)
 		mt.preset |= LZMA_PRESET_EXTREME;
@@ -101,50 +96,54 @@ zd_codec_xz_compress(const struct zd_comp_params *p, int in_fd,
 	for (; mt.threads > 1; mt.threads--)
 		if (lzma_stream_encoder_mt_memusage(&mt) < limit)
 			break;
-	r = lzma_stream_encoder_mt(&s, &mt);
+	r = lzma_stream_encoder_mt(s, &mt);
 	if (r != LZMA_OK) {
-		zd_err(err, r == LZMA_MEM_ERROR ? ZD_E_NOMEM : ZD_E_INTERNAL,
-		       "cannot initialize xz compression: %s",
-		       lzma_strerror(r));
-		goto out;
+		free(s);
+		return zd_err(err, r == LZMA_MEM_ERROR ? ZD_E_NOMEM :
+		              ZD_E_INTERNAL, "cannot initialize xz "
+		              "compression: %s", lzma_strerror(r));
 	}
-	for (;;) {
-		lzma_action action = LZMA_RUN;
-
-		if (s.avail_in == 0 && off < in_size) {
-			size_t n = in_size - off > ZD_CODEC_CHUNK ?
-			           ZD_CODEC_CHUNK : (size_t)(in_size - off);
-
-			if (zd_pread_all(in_fd, ibuf, n, off, err) < 0)
-				goto out;
-			off += n;
-			s.next_in = ibuf;
-			s.avail_in = n;
-		}
-		if (off == in_size)
-			action = LZMA_FINISH;
-		s.next_out = obuf;
-		s.avail_out = ZD_CODEC_CHUNK;
-		r = lzma_code(&s, action);
-		if (r != LZMA_OK && r != LZMA_STREAM_END) {
-			zd_err(err, r == LZMA_MEM_ERROR ? ZD_E_NOMEM :
-			       ZD_E_INTERNAL, "xz compression failed: %s",
-			       lzma_strerror(r));
-			goto out;
-		}
-		if (zd_write_all(out_fd, obuf, ZD_CODEC_CHUNK - s.avail_out,
-		                 err) < 0)
-			goto out;
-		if (r == LZMA_STREAM_END)
-			break;
-	}
-	rc = 0;
-out:
-	lzma_end(&s);
-	free(ibuf);
-	free(obuf);
-	return rc;
+	*state = s;
+	return 0;
 }
+
+/* Codes all of in, with LZMA_FINISH if finish: LZMA_RUN returns once the
+ * input is taken and output room is left; LZMA_FINISH at the stream end. */
+static int
+xz_code(void *state, const void *in, size_t len, bool finish,
+        unsigned char *obuf, int out_fd, struct zd_error *err)
+{
+	lzma_stream *s = state;
+	lzma_ret r;
+
+	s->next_in = in;
+	s->avail_in = len;
+	do {
+		s->next_out = obuf;
+		s->avail_out = ZD_CODEC_CHUNK;
+		r = lzma_code(s, finish ? LZMA_FINISH : LZMA_RUN);
+		if (r != LZMA_OK && r != LZMA_STREAM_END)
+			return zd_err(err, r == LZMA_MEM_ERROR ? ZD_E_NOMEM :
+			              ZD_E_INTERNAL, "xz compression failed: "
+			              "%s", lzma_strerror(r));
+		if (zd_write_all(out_fd, obuf, ZD_CODEC_CHUNK - s->avail_out,
+		                 err) < 0)
+			return -1;
+	} while (finish ? r != LZMA_STREAM_END :
+	         s->avail_in > 0 || s->avail_out == 0);
+	return 0;
+}
+
+static void
+xz_end(void *state)
+{
+	lzma_end(state);
+	free(state);
+}
+
+const struct zd_cstream_ops zd_codec_xz_stream = {
+	xz_init, xz_code, xz_end,
+};
 
 int
 zd_codec_lzma_run(lzma_stream *s, const struct zd_region *in,

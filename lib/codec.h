@@ -2,11 +2,12 @@
 /*
  * codec.h - one vtable per compressor, and the registry that finds them
  *
- * Compression is file to fd: the input is a seekable file of known size (the
- * tar stream, spooled), so the zstd layouts can cut it into segments and
- * compress them on several threads, and the frame header can declare the
- * content size up front.  Decompression is region to sink: the input is a
- * pread()-able byte range (a .deb member), the output is streamed in order.
+ * Compression is file to fd (zd_compress: the input is a seekable file of
+ * known size, so a frame header can declare the content size up front) or,
+ * for gzip and xz, a stream fed a buffer at a time (zd_cstream); zstd's
+ * segmented layouts stream through zseg-write.h.  Decompression is region
+ * to sink: the input is a pread()-able byte range (a .deb member), the
+ * output is streamed in order.
  */
 #ifndef ZDEB_CODEC_H
 #define ZDEB_CODEC_H
@@ -68,6 +69,8 @@ struct zd_dec_params {
 	void *warn_ctx;
 };
 
+struct zd_cstream_ops;
+
 struct zd_codec {
 	enum zd_comp_type type;
 	const char *name;		/* "zstd" */
@@ -79,6 +82,9 @@ struct zd_codec {
 	int (*decompress)(const struct zd_region *in,
 	                  const struct zd_dec_params *p, struct zd_sink *out,
 	                  struct zd_error *err);
+	/* Compression fed a buffer at a time (zd_cstream), or NULL when
+	 * compress() needs the whole input first. */
+	const struct zd_cstream_ops *stream;
 };
 
 /* Registry lookups; NULL when unknown. */
@@ -125,6 +131,27 @@ int zd_comp_params_check(const struct zd_comp_params *p,
  */
 int zd_compress(const struct zd_comp_params *p, int in_fd, uint64_t in_size,
                 int out_fd, struct zd_error *err);
+/*
+ * A compressor fed a buffer at a time, writing to out_fd as it goes: the
+ * tar stream is compressed while it is made, nothing is spooled.  For gzip
+ * and xz, whose bytes do not depend on how the input is cut or on knowing
+ * its size (zstd's segmented layouts have zd_zseg_writer; its single and
+ * dpkg layouts declare or mimic what needs the size first).
+ */
+struct zd_cstream;
+
+/* True when p's compressor can be fed a buffer at a time. */
+bool zd_cstream_supported(const struct zd_comp_params *p);
+/* Checks p and starts; NULL with err set. */
+struct zd_cstream *zd_cstream_new(const struct zd_comp_params *p, int out_fd,
+                                  struct zd_error *err);
+/* Compresses len bytes (a zd_sink write function; ctx: the stream). */
+int zd_cstream_write(void *s, const void *buf, size_t len,
+                     struct zd_error *err);
+/* Ends the compressed stream.  Returns 0, or -1 with err set. */
+int zd_cstream_finish(struct zd_cstream *s, struct zd_error *err);
+void zd_cstream_free(struct zd_cstream *s);
+
 /* Decompresses region in with codec c into out. */
 int zd_decompress(const struct zd_codec *c, const struct zd_region *in,
                   const struct zd_dec_params *p, struct zd_sink *out,

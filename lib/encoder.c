@@ -18,7 +18,8 @@ struct zd_encoder {
 	int out_fd;			/* the caller's */
 	uint64_t start;			/* out_fd's offset when made */
 	int spool_fd;			/* -1 when streaming or storing */
-	struct zd_zseg_writer *zw;	/* NULL when spooling */
+	struct zd_zseg_writer *zw;	/* zstd's segmented layouts */
+	struct zd_cstream *cs;		/* gzip, xz */
 	uint64_t fed;
 };
 
@@ -58,6 +59,10 @@ zd_encoder_new(const struct zd_comp_params *p, int out_fd,
 		e->zw = zd_zseg_writer_new(p, e->out_fd, -1, err);
 		if (e->zw == NULL)
 			goto fail;
+	} else if (zd_cstream_supported(p)) {
+		e->cs = zd_cstream_new(p, e->out_fd, err);
+		if (e->cs == NULL)
+			goto fail;
 	} else if (p->type != ZD_COMP_NONE) {
 		e->spool_fd = zd_tmpfile(err);
 		if (e->spool_fd < 0)
@@ -78,6 +83,8 @@ zd_encoder_write(void *ctx, const void *buf, size_t len,
 	e->fed += len;
 	if (e->zw != NULL)
 		return zd_zseg_writer_write(e->zw, buf, len, err);
+	if (e->cs != NULL)
+		return zd_cstream_write(e->cs, buf, len, err);
 	/* uncompressed, the bytes are the member: no spool to copy */
 	return zd_write_all(e->spool_fd >= 0 ? e->spool_fd : e->out_fd, buf,
 	                    len, err);
@@ -93,6 +100,8 @@ zd_encoder_finish(struct zd_encoder *e, uint64_t *off, uint64_t *size,
 		if (zd_zseg_writer_finish(e->zw, off, size, err) < 0)
 			return -1;
 	} else {
+		if (e->cs != NULL && zd_cstream_finish(e->cs, err) < 0)
+			return -1;
 		if (e->spool_fd >= 0 &&
 		    zd_compress(e->p, e->spool_fd, e->fed, e->out_fd, err) < 0)
 			return -1;
@@ -114,6 +123,7 @@ zd_encoder_free(struct zd_encoder *e)
 	if (e == NULL)
 		return;
 	zd_zseg_writer_free(e->zw);
+	zd_cstream_free(e->cs);
 	if (e->spool_fd >= 0)
 		close(e->spool_fd);
 	free(e);

@@ -3,11 +3,11 @@
  * encoder.h - a member's compressor, fed while its tar stream is made
  *
  * The zstd segmented layouts (indexed, frames, pzstd) compress as the
- * bytes arrive, on the worker pool, with nothing spooled; with no
- * compression the bytes go straight into the member; the other
- * compressors (xz, gzip, zstd single and dpkg) get the stream spooled to
- * a temporary file and compressed from it at the end, as zd_compress()
- * does.  The member is written at the output's current offset, in place
+ * bytes arrive, on the worker pool; xz and gzip as they arrive too
+ * (zd_cstream); with no compression the bytes go straight into the
+ * member.  Only zstd's single and dpkg layouts, whose frame is made from
+ * the whole input, get the stream spooled to a temporary file and
+ * compressed from it at the end, as zd_compress() does.  The member is written at the output's current offset, in place
  * inside a .deb being written (lib/debout.h).
  */
 #ifndef ZDEB_ENCODER_H

@@ -96,3 +96,17 @@ expect_status 0 "$ZDEB" recompress -Zxz "$T/good.deb" "$T/rc/out.deb"
 dpkg-deb --fsys-tarfile "$T/rc/out.deb" >"$T/b.tar"
 cmp -s "$T/a.tar" "$T/b.tar" || fail "recompressed tar differs"
 ok "a recompress that fails half-way leaves nothing; a good one keeps the tar"
+
+# Only zstd's single and dpkg layouts spool the tar to TMPDIR: xz, gzip,
+# none and the segmented zstd layouts compress it as it is made, so a
+# TMPDIR that cannot be written does not stop them.
+make_tree "$T/sp"
+for z in xz gzip none zstd; do
+	TMPDIR=$T/no-such-dir expect_status 0 "$ZDEB" build -Z$z "$T/sp" "$T/sp-$z.deb"
+	dpkg-deb --fsys-tarfile "$T/sp-$z.deb" >"$T/sp.tar" ||
+		fail "-Z$z without TMPDIR: stock dpkg-deb cannot read it"
+done
+TMPDIR=$T/no-such-dir expect_status 2 "$ZDEB" build -Zzstd --layout single "$T/sp" "$T/sp-single.deb"
+expect_stderr "cannot create temporary file in '$T/no-such-dir'"
+[ ! -e "$T/sp-single.deb" ] || fail "a failed single-layout build left its output"
+ok "xz, gzip, none and indexed zstd builds never touch TMPDIR"

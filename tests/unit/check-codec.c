@@ -357,6 +357,34 @@ make_pkgdir(const char *dir)
 	free(text);
 }
 
+/* The tar in in_fd fed to a zd_cstream in uneven writes gives want. */
+static void
+check_stream_bytes(const struct zd_comp_params *p, int in_fd,
+                   const unsigned char *want, size_t want_len)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	int out = zd_tmpfile(&err);
+	struct zd_cstream *s;
+	unsigned char *tar, *got;
+	size_t tar_len, got_len;
+
+	ck_assert_int_ge(out, 0);
+	tar = fd_slurp(in_fd, &tar_len);
+	s = zd_cstream_new(p, out, &err);
+	ck_assert_msg(s != NULL, "%s", err.msg);
+	zd_test_write_uneven(zd_cstream_write, s, tar, tar_len, 300000,
+	                     (uint64_t)p->level + 7);
+	ck_assert_zd_ok(zd_cstream_finish(s, &err), &err);
+	zd_cstream_free(s);
+	got = fd_slurp(out, &got_len);
+	ck_assert_msg(got_len == want_len && memcmp(got, want, got_len) == 0,
+	              "streamed: %zu bytes, dpkg-deb wrote %zu", got_len,
+	              want_len);
+	close(out);
+	free(tar);
+	free(got);
+}
+
 START_TEST(test_codec_dpkg_bytes)
 {
 	const struct dpkg_case *dc = &dpkg_cases[_i];
@@ -407,10 +435,59 @@ START_TEST(test_codec_dpkg_bytes)
 	              "wrote %zu", dc->z, dc->level,
 	              dc->strategy ? dc->strategy : "", dc->threads, got_len,
 	              want_len);
+	if (zd_cstream_supported(&p))
+		check_stream_bytes(&p, in, want, want_len);
 	close(in);
 	close(out);
 	free(want);
 	free(got);
+}
+END_TEST
+
+/* Write errors of a streaming compressor are reported, naming the write. */
+START_TEST(test_codec_stream_write_error)
+{
+	static const enum zd_comp_type types[] = { ZD_COMP_GZIP, ZD_COMP_XZ };
+	size_t len = 4u << 20;
+	unsigned char *data = malloc(len);
+
+	ck_assert_ptr_nonnull(data);
+	zd_test_fill_random(data, len, 5);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		struct zd_comp_params p = {
+			.type = types[i], .level = 1, .threads = 2,
+		};
+		struct zd_error err = ZD_ERROR_INIT;
+		int full = open("/dev/full", O_WRONLY);
+		struct zd_cstream *s;
+		int rc;
+
+		ck_assert_int_ge(full, 0);
+		s = zd_cstream_new(&p, full, &err);
+		ck_assert_msg(s != NULL, "%s", err.msg);
+		rc = zd_cstream_write(s, data, len, &err);
+		if (rc == 0)
+			rc = zd_cstream_finish(s, &err);
+		ck_assert_int_eq(rc, -1);
+		ck_assert_int_eq(err.code, ZD_E_IO);
+		ck_assert_msg(strstr(err.msg, "No space left") != NULL, "%s",
+		              err.msg);
+		zd_cstream_free(s);
+		close(full);
+	}
+	/* zstd's single layout needs its input size: no stream */
+	{
+		struct zd_comp_params p = {
+			.type = ZD_COMP_ZSTD, .level = 3, .threads = 1,
+			.layout = ZD_LAYOUT_SINGLE,
+		};
+		struct zd_error err = ZD_ERROR_INIT;
+
+		ck_assert(!zd_cstream_supported(&p));
+		ck_assert_ptr_null(zd_cstream_new(&p, 1, &err));
+		ck_assert_int_eq(err.code, ZD_E_INTERNAL);
+	}
+	free(data);
 }
 END_TEST
 
@@ -878,6 +955,7 @@ codec_suite(void)
 	tcase_add_test(core, test_codec_gzip_xz_bzip2_lzma_cli);
 
 	tcase_add_test(malformed, test_codec_compress_rejects_bad_params);
+	tcase_add_test(malformed, test_codec_stream_write_error);
 	tcase_add_loop_test(malformed, test_codec_truncated, 0, N_SAMPLES);
 	tcase_add_loop_test(malformed, test_codec_corrupt, 0, N_SAMPLES);
 
