@@ -20,10 +20,19 @@ deps=${FUZZ_DEP_CFLAGS-$(pkg-config --cflags $pcs)}
 libs=${FUZZ_LIBS-"$(pkg-config --libs $pcs) -lbz2 -lmd -lpthread"}
 cflags="-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all \
 -I$src -I$bld $deps"
+# stale OBJ: older than its source or than any header it may include (a
+# struct that changed shape would otherwise be linked in its old layout).
+stale() {
+	[ -e "$1" ] || return 0
+	for f in "$2" "$src"/lib/*.h "$src"/tests/fuzz/fuzz.h "$bld/config.h"; do
+		[ "$f" -nt "$1" ] && return 0
+	done
+	return 1
+}
 objs=
 for c in "$src"/lib/*.c "$src"/tests/fuzz/fuzz-util.c; do
 	o=$obj/$(basename "$c" .c).o
-	if [ ! -e "$o" ] || [ "$c" -nt "$o" ]; then
+	if stale "$o" "$c"; then
 		echo "  FUZZCC   $(basename "$c")"
 		$FUZZ_CC $cflags -fsanitize=fuzzer-no-link,$SAN -c "$c" -o "$o"
 	fi
