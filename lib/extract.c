@@ -206,6 +206,7 @@ struct xctx {
 	size_t nfix, capfix;
 	struct idcache users[IDCACHE_N], groups[IDCACHE_N];
 	unsigned nusers, ngroups;
+	long pid;			/* in temporary names */
 	unsigned tmp_counter;
 	char tmp[64];			/* temporary name being written */
 	int tmp_dir;			/* its directory, or -1 */
@@ -424,7 +425,7 @@ write_regular(struct xctx *x, struct archive *in, struct archive_entry *e,
 
 	for (int tries = 0; ; tries++) {
 		snprintf(x->tmp, sizeof(x->tmp), ".zdeb-tmp.%ld.%u",
-		         (long)getpid(), x->tmp_counter++);
+		         x->pid, x->tmp_counter++);
 		fd = openat(pfd, x->tmp, O_WRONLY | O_CREAT | O_EXCL |
 		            O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0 || errno != EEXIST || tries > 100)
@@ -810,6 +811,7 @@ zd_extract_tar(int tar_fd, const char *dir, const struct zd_extract_opts *o,
 	x.o = o;
 	x.cache_fd = -1;
 	x.tmp_dir = -1;
+	x.pid = (long)getpid();
 	x.root = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (x.root < 0)
 		return zd_err_errno(err, ZD_E_IO, "cannot open directory '%s'",
