@@ -79,16 +79,26 @@ CTL
 # manifest DIR - one line per entry: path type mode size sha256 linktarget
 # (mtimes left out: dpkg and tar set them; hardlinks show as files).
 manifest() {
-	(cd "$1" && find . -mindepth 1 ! -path './DEBIAN*' | sort | while IFS= read -r p; do
-		if [ -L "$p" ]; then
-			printf '%s l %s\n' "$p" "$(readlink "$p")"
-		elif [ -d "$p" ]; then
-			printf '%s d %s\n' "$p" "$(stat -c %a "$p")"
+	(cd "$1" && find . -mindepth 1 ! -path './DEBIAN*' | sort) |
+		manifest_paths "$1"
+}
+
+# manifest_paths DIR - manifest's lines for the paths ("./x", one per line
+# on stdin) under DIR, "PATH missing" for those not there.
+manifest_paths() {
+	while IFS= read -r p; do
+		q=$1/$p
+		if [ -L "$q" ]; then
+			printf '%s l %s\n' "$p" "$(readlink "$q")"
+		elif [ -d "$q" ]; then
+			printf '%s d %s\n' "$p" "$(stat -c %a "$q")"
+		elif [ -e "$q" ]; then
+			printf '%s f %s %s %s\n' "$p" "$(stat -c %a "$q")" \
+			       "$(stat -c %s "$q")" "$(sha256sum <"$q" | cut -c1-64)"
 		else
-			printf '%s f %s %s %s\n' "$p" "$(stat -c %a "$p")" \
-			       "$(stat -c %s "$p")" "$(sha256sum <"$p" | cut -c1-64)"
+			printf '%s missing\n' "$p"
 		fi
-	done)
+	done
 }
 
 # init_dpkg_root DIR - an empty dpkg database for --root installs.

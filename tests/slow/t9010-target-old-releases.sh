@@ -54,30 +54,13 @@ install_ok() {
 		fail "$1: dpkg -i: $(tail -5 "$T/dpkg-$1.log")"
 	chroot "$r" dpkg-query -W -f='${Status}\n' zdeb-test |
 		grep -q 'install ok installed' || fail "$1: not installed"
-	entries "$r" >"$T/got-$1"
+	# only the tree's own paths: the rest of a chroot holds /proc, FIFOs
+	cut -d' ' -f1 "$T/want" | manifest_paths "$r" >"$T/got-$1"
 	diff "$T/want" "$T/got-$1" >"$T/diff" ||
 		fail "$1: installed tree differs: $(head -5 "$T/diff")"
 	chroot "$r" dpkg -r zdeb-test >/dev/null 2>&1 ||
 		fail "$1: dpkg -r"
 }
-# entries ROOT: the lines of manifest(1) for the package tree's own paths
-# only, as found under ROOT (the rest of a chroot holds /proc and FIFOs).
-entries() {
-	cut -d' ' -f1 "$T/want" | while IFS= read -r p; do
-		if [ -L "$1/$p" ]; then
-			printf '%s l %s\n' "$p" "$(readlink "$1/$p")"
-		elif [ -d "$1/$p" ]; then
-			printf '%s d %s\n' "$p" "$(stat -c %a "$1/$p")"
-		elif [ -f "$1/$p" ]; then
-			printf '%s f %s %s %s\n' "$p" "$(stat -c %a "$1/$p")" \
-			       "$(stat -c %s "$1/$p")" \
-			       "$(sha256sum <"$1/$p" | cut -c1-64)"
-		else
-			printf '%s missing\n' "$p"
-		fi
-	done
-}
-
 done_any=no
 
 if why=$(chroot_for bullseye "$DEBIAN_MIRROR"); then
