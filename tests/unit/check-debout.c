@@ -52,12 +52,11 @@ START_TEST(test_debout_members)
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_debout d;
 	struct stat st;
-	char out[4200], ref[4200];
+	const char *out = zd_test_path("o/x.deb");
+	const char *ref = zd_test_path("ref.deb");
 	uint64_t off;
 	mode_t old = umask(022);
 
-	snprintf(out, sizeof(out), "%s/o/x.deb", zd_test_tmpdir);
-	snprintf(ref, sizeof(ref), "%s/ref.deb", zd_test_tmpdir);
 	ck_assert_int_eq(zd_test_sh("mkdir '%s/o'", zd_test_tmpdir), 0);
 	ck_assert_zd_ok(zd_debout_open(&d, out, 1700000000, &err), &err);
 	/* nothing at the output path until commit */
@@ -91,11 +90,10 @@ check_end_refused(const char *bytes, uint64_t skip, uint64_t size,
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_debout d;
-	char out[4200];
 	uint64_t off;
 
-	snprintf(out, sizeof(out), "%s/x.deb", zd_test_tmpdir);
-	ck_assert_zd_ok(zd_debout_open(&d, out, 0, &err), &err);
+	ck_assert_zd_ok(zd_debout_open(&d, zd_test_path("x.deb"), 0, &err),
+	                &err);
 	off = put_member(&d, bytes);
 	ck_assert_int_eq(zd_debout_end(&d, "data.tar", off + skip, size, &err),
 	                 -1);
@@ -123,10 +121,9 @@ START_TEST(test_debout_open_fails)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_debout d;
-	char out[4200];
 
-	snprintf(out, sizeof(out), "%s/no/such/dir/x.deb", zd_test_tmpdir);
-	ck_assert_int_eq(zd_debout_open(&d, out, 0, &err), -1);
+	ck_assert_int_eq(zd_debout_open(&d, zd_test_path("no/such/dir/x.deb"),
+	                                0, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "no/such/dir/x.deb"));
 	zd_debout_abort(&d);
