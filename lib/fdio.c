@@ -122,6 +122,35 @@ zd_sink_fd_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
 	return zd_write_all(*(int *)ctx, buf, len, err);
 }
 
+/*
+ * The sizes asked for, largest first: 1 MiB is the most an unprivileged
+ * process may ask for by default (/proc/sys/fs/pipe-max-size).
+ */
+static const int pipe_sizes[] = { 1 << 20, 256 << 10 };
+
+size_t
+zd_pipe_grow(int fd)
+{
+	struct stat st;
+	int cur;
+
+	if (fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode))
+		return 0;
+	cur = fcntl(fd, F_GETPIPE_SZ);
+	if (cur < 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(pipe_sizes) / sizeof(pipe_sizes[0]) &&
+	     cur < pipe_sizes[i]; i++) {
+		int n = fcntl(fd, F_SETPIPE_SZ, pipe_sizes[i]);
+
+		if (n > 0) {
+			cur = n;
+			break;
+		}
+	}
+	return (size_t)cur;
+}
+
 int
 zd_fd_size(int fd, uint64_t *size, struct zd_error *err)
 {

@@ -55,6 +55,14 @@ int zd_sink_fd_write(void *ctx, const void *buf, size_t len,
                      struct zd_error *err);
 #define ZD_SINK_FD(fdptr) { zd_sink_fd_write, (fdptr) }
 
+/*
+ * If fd is a pipe, makes its buffer 1 MiB (else 256 KiB; never smaller
+ * than it is), so that the writer need not wait for the reader after every
+ * 64 KiB, the default.  A pipe the kernel does not let grow keeps its
+ * size.  Returns the pipe's size, or 0 when fd is not a pipe.
+ */
+size_t zd_pipe_grow(int fd);
+
 /* Size of the regular file behind fd, or -1 with err set. */
 int zd_fd_size(int fd, uint64_t *size, struct zd_error *err);
 

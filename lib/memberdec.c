@@ -53,6 +53,7 @@ zd_member_stream_start(struct zd_member_stream *s,
 		return zd_err_errno(err, ZD_E_IO, "cannot create pipe");
 	s->read_fd = fds[0];
 	s->write_fd = fds[1];
+	zd_pipe_grow(fds[1]);
 	s->member = m;
 	s->params = *p;
 	s->err = (struct zd_error)ZD_ERROR_INIT;

@@ -43,6 +43,7 @@ cat_member(const char *cmd, const char *usage, bool data, int argc,
 	}
 	if (zd_cli_open_deb(r.args[0], &deb) < 0)
 		return ZD_EXIT_ERROR;
+	zd_pipe_grow(1);
 	zd_cli_dec_params(&p, r.threads);
 	zd_cli_dec_limits(&p, &r, data ? &deb.data : &deb.control);
 	rc = zd_member_decode(data ? &deb.data : &deb.control, &p, &sink,

@@ -183,6 +183,7 @@ passthrough(char **argv, bool data)
 	rc = dd_open(argv[0], data ? 0 : ZD_DEB_CONTROL_ONLY, &deb);
 	if (rc != 0)
 		return rc;
+	zd_pipe_grow(1);
 	zd_cli_dec_params(&p, 0);
 	zd_cli_dec_limits(&p, NULL, data ? &deb.data : &deb.control);
 	rc = zd_member_decode(data ? &deb.data : &deb.control, &p, &sink,

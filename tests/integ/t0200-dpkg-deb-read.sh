@@ -126,3 +126,23 @@ LD_DEBUG=files "$ZDEB" dpkg-deb --control "$deb" "$T/ctl-ld" 2>"$T/ld"
 grep -q 'file=libarchive' "$T/ld" || fail "--control without libarchive?"
 [ -f "$T/ctl-ld/control" ] || fail "--control extracted no control file"
 ok "libarchive is loaded only to read a tar"
+
+# The tar goes out through a 1 MiB pipe: with the default 64 KiB, zdeb and
+# its reader (dpkg's tar extractor) take turns instead of running at once.
+# The reader asks the size after the first byte, which comes after the
+# resize.
+pipe_size() {
+	python3 -c 'import fcntl, sys
+sys.stdin.buffer.read(1)
+print(fcntl.fcntl(0, fcntl.F_GETPIPE_SZ))
+sys.stdin.buffer.read()'
+}
+deb=$T/zdeb-native.deb
+for cmd in "dpkg-deb --fsys-tarfile" "dpkg-deb --ctrl-tarfile" cat-data \
+           cat-control; do
+	got=$("$ZDEB" $cmd "$deb" | pipe_size)
+	[ "$got" = 1048576 ] || fail "zdeb $cmd writes into a pipe of $got bytes"
+done
+got=$(dpkg-deb --fsys-tarfile "$deb" | pipe_size)
+[ "$got" = 65536 ] || fail "a pipe starts at $got bytes, not 64 KiB"
+ok "the tar is written into a 1 MiB pipe"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* check-fdio.c - moving bytes inside a file */
+/* check-fdio.c - moving bytes inside a file; growing a pipe */
 #include "config.h"
 
 #include <check.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -89,6 +90,53 @@ START_TEST(test_fd_move_past_end)
 }
 END_TEST
 
+/* The default 64 KiB pipe becomes 1 MiB (root may always ask for it; others
+ * up to /proc/sys/fs/pipe-max-size, 1 MiB by default), as F_GETPIPE_SZ
+ * reports. */
+START_TEST(test_pipe_grow)
+{
+	int fds[2];
+
+	ck_assert_int_eq(pipe(fds), 0);
+	ck_assert_int_eq(fcntl(fds[1], F_GETPIPE_SZ), 64 << 10);
+	ck_assert_uint_eq(zd_pipe_grow(fds[1]), 1u << 20);
+	ck_assert_int_eq(fcntl(fds[0], F_GETPIPE_SZ), 1 << 20);
+	close(fds[0]);
+	close(fds[1]);
+}
+END_TEST
+
+/* A pipe already larger keeps its size. */
+START_TEST(test_pipe_grow_never_shrinks)
+{
+	int fds[2];
+
+	ck_assert_int_eq(pipe(fds), 0);
+	if (fcntl(fds[1], F_SETPIPE_SZ, 4 << 20) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return;		/* not root: nothing above 1 MiB to test */
+	}
+	ck_assert_uint_eq(zd_pipe_grow(fds[1]), 4u << 20);
+	ck_assert_int_eq(fcntl(fds[1], F_GETPIPE_SZ), 4 << 20);
+	close(fds[0]);
+	close(fds[1]);
+}
+END_TEST
+
+/* A regular file is left alone. */
+START_TEST(test_pipe_grow_not_a_pipe)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	int fd = zd_tmpfile(&err);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_uint_eq(zd_pipe_grow(fd), 0);
+	ck_assert_uint_eq(zd_pipe_grow(-1), 0);
+	close(fd);
+}
+END_TEST
+
 static Suite *
 fdio_suite(void)
 {
@@ -99,6 +147,9 @@ fdio_suite(void)
 	tcase_add_test(core, test_fd_move_up_overlapping);
 	tcase_add_test(core, test_fd_move_down_overlapping);
 	tcase_add_test(core, test_fd_move_nothing);
+	tcase_add_test(core, test_pipe_grow);
+	tcase_add_test(core, test_pipe_grow_never_shrinks);
+	tcase_add_test(core, test_pipe_grow_not_a_pipe);
 	tcase_add_test(malformed, test_fd_move_past_end);
 	return s;
 }
