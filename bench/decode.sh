@@ -6,7 +6,8 @@
 # (default: ~150 MB of /usr/lib/x86_64-linux-gnu and /usr/share/perl,
 # compressible like most package payloads), against anchors
 # measured in the same run: one plain `zstd --single-thread` frame, pzstd,
-# `zstd -d`, `pzstd -d -p2`, stock `dpkg-deb --fsys-tarfile`, `xz -dc -T0`.
+# `zstd -d`, `pzstd -d -p2`, stock `dpkg-deb --fsys-tarfile`, `xz -dc -T0`;
+# decodes into /dev/null, then through a pipe into cat (as dpkg reads).
 # Prints medians and ratios.  Not a test.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +18,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=$2; shift 2;;
 	--levels) levels=$2; shift 2;;
-	-h|--help) sed -n '3,10p' "$0"; exit 0;;
+	-h|--help) sed -n '3,11p' "$0"; exit 0;;
 	*) break;;
 	esac
 done
@@ -101,6 +102,25 @@ for L in $levels; do
 		printf '%-34s %7ss %10s   (-T2/-T1 %sx)\n' "zdeb cat-data -T2 ($1)" "$b" "$(ratio "$t_zstd" "$b")" "$(ratio "$a" "$b")"
 	done
 	echo "two -T1 decodes of the indexed file at once: ${T[pair]}s, $(ratio "$(awk "BEGIN {print 2 * ${T[i1]}}")" "${T[pair]}")x the throughput of one (the ceiling for -T2/-T1 here)"
+
+	# Through a pipe, as dpkg reads dpkg-deb --fsys-tarfile: the reader
+	# (cat here) runs on the same cores as the decoder.
+	rounds "$runs" "qzstd=zstd -dc '$W/plain.zst' | cat" \
+		"qdpkg=dpkg-deb --fsys-tarfile '$W/si.deb' | cat" \
+		"qdpkgi=dpkg-deb --fsys-tarfile '$W/i.deb' | cat" \
+		"qi1='$zdeb' cat-data -T1 '$W/i.deb' | cat" \
+		"qi2='$zdeb' cat-data -T2 '$W/i.deb' | cat" \
+		"qdd='$zdeb' dpkg-deb --fsys-tarfile '$W/i.deb' | cat"
+	t_q=${T[qzstd]}
+	printf '%-34s %8s %10s\n' "decode | cat" "median" "vs zstd -d"
+	for v in "zstd -d (plain frame):qzstd" \
+	         "dpkg-deb --fsys-tarfile (single):qdpkg" \
+	         "dpkg-deb --fsys-tarfile (indexed):qdpkgi" \
+	         "zdeb cat-data -T1 (indexed):qi1" \
+	         "zdeb cat-data -T2 (indexed):qi2" \
+	         "zdeb dpkg-deb --fsys-tarfile:qdd"; do
+		printf '%-34s %7ss %10s\n' "${v%:*}" "${T[${v##*:}]}" "$(ratio "$t_q" "${T[${v##*:}]}")"
+	done
 done
 echo
 echo "vs zstd -d: > 1 means faster than zstd -d on the plain frame"

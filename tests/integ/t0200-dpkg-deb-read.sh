@@ -146,3 +146,66 @@ done
 got=$(dpkg-deb --fsys-tarfile "$deb" | pipe_size)
 [ "$got" = 65536 ] || fail "a pipe starts at $got bytes, not 64 KiB"
 ok "the tar is written into a 1 MiB pipe"
+
+# Decoder threads for a tar into a pipe: all cores but one, which the
+# reader (dpkg) needs, unless DPKG_DEB_THREADS_MAX or --threads-max says.
+# Counted in /proc while the decoder waits on the full pipe: a package of
+# 32 segments whose 6 MB outgrow the pipe.  One thread decodes
+# sequentially (1 task); N threads are N workers and the main thread.
+mkdir -p "$T/big/DEBIAN" "$T/big/usr/share/big"
+printf 'Package: big\nVersion: 1\nArchitecture: all\nMaintainer: t <t@example.org>\nDescription: t\n' \
+	>"$T/big/DEBIAN/control"
+for i in $(seq 64); do
+	seq $((i * 100000)) $((i * 100000 + 12000)) >"$T/big/usr/share/big/f$i"
+done
+"$ZDEB" build --segment-size 256K "$T/big" "$T/big.deb" >/dev/null
+"$ZDEB" info --json "$T/big.deb" | grep -q '"segments": 32,' ||
+	fail "big.deb: not the 32 segments the test needs"
+# decoder_tasks DEB [VAR=VALUE...]
+decoder_tasks() {
+	deb=$1
+	shift
+	rm -f "$T/fifo"
+	mkfifo "$T/fifo"
+	env "$@" "$ZDEB" dpkg-deb --fsys-tarfile "$deb" >"$T/fifo" &
+	pid=$!
+	exec 3<"$T/fifo"
+	head -c 1 <&3 >/dev/null
+	sleep 0.5
+	ls "/proc/$pid/task" | wc -l
+	cat <&3 >/dev/null
+	exec 3<&-
+	wait "$pid" || fail "--fsys-tarfile failed ($*)"
+}
+n=$(nproc)
+want=1
+[ "$n" -le 2 ] || want=$(( (n - 1 < 32 ? n - 1 : 32) + 1 ))
+got=$(decoder_tasks "$T/big.deb")
+[ "$got" = "$want" ] || fail "$n cores: $got tasks decode into a pipe, not $want"
+got=$(decoder_tasks "$T/big.deb" DPKG_DEB_THREADS_MAX=2)
+[ "$got" = 3 ] || fail "DPKG_DEB_THREADS_MAX=2: $got tasks, not 3"
+got=$(decoder_tasks "$T/big.deb" DPKG_DEB_THREADS_MAX=1)
+[ "$got" = 1 ] || fail "DPKG_DEB_THREADS_MAX=1: $got tasks, not 1"
+"$ZDEB" dpkg-deb --threads-max=2 --fsys-tarfile "$T/big.deb" >"$T/big.tar"
+dpkg-deb --fsys-tarfile "$T/big.deb" | cmp - "$T/big.tar" ||
+	fail "--threads-max=2: not stock dpkg-deb's tar"
+ok "into a pipe, all cores but one decode; --threads-max caps them"
+
+# xz is what dpkg waits for: into a pipe it keeps every core.  A data.tar.xz
+# of 24 blocks (xz --block-size), which liblzma decodes on threads.
+mkdir "$T/xzm"
+cp "$T/big.tar" "$T/xzm/data.tar"
+(
+	cd "$T/xzm"
+	xz -T2 --block-size=256KiB data.tar
+	dpkg-deb --ctrl-tarfile "$T/big.deb" | xz >control.tar.xz
+	echo 2.0 >debian-binary
+	ar qcD "$T/big-xz.deb" debian-binary control.tar.xz data.tar.xz
+)
+one=$(decoder_tasks "$T/big-xz.deb" DPKG_DEB_THREADS_MAX=1)
+got=$(decoder_tasks "$T/big-xz.deb")
+[ "$got" -gt "$one" ] ||
+	fail "multi-block xz into a pipe: $got tasks, as many as with one thread"
+"$ZDEB" dpkg-deb --fsys-tarfile "$T/big-xz.deb" | cmp - "$T/big.tar" ||
+	fail "big-xz.deb: not the tar of big.deb"
+ok "into a pipe, multi-block xz decodes on every core ($got tasks, $one with one thread)"
