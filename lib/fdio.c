@@ -131,12 +131,8 @@ static const int pipe_sizes[] = { 1 << 20, 256 << 10 };
 size_t
 zd_pipe_grow(int fd)
 {
-	struct stat st;
-	int cur;
+	int cur = fcntl(fd, F_GETPIPE_SZ);	/* EBADF unless a pipe */
 
-	if (fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode))
-		return 0;
-	cur = fcntl(fd, F_GETPIPE_SZ);
 	if (cur < 0)
 		return 0;
 	for (size_t i = 0; i < sizeof(pipe_sizes) / sizeof(pipe_sizes[0]) &&

@@ -76,7 +76,7 @@ dd_decode_threads(void)
  * all cores but one; xz, whose decoder is what dpkg waits for, on all.
  * Measured on 2 cores (zdeb-perf install, 239 MB of tar, dpkg --unpack):
  * indexed zstd 0.63 s with one decoder thread, 0.73 s with two; xz 3.03 s
- * with one, 1.97 s with two.  --threads-max decides when given.
+ * with one, 1.97-2.07 s with two.  --threads-max decides when given.
  */
 static unsigned
 dd_pipe_threads(bool piped, const struct zd_deb_member *m)

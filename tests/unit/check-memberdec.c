@@ -27,6 +27,24 @@ make_deb(void)
 		"dpkg-deb --fsys-tarfile p.deb >want.tar", zd_test_tmpdir), 0);
 }
 
+/* Opens T/p.deb (made by make_deb) into deb and starts decoding its data
+ * member on threads into s. */
+static void
+start_stream(struct zd_deb *deb, struct zd_member_stream *s, unsigned threads)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_dec_params p;
+	char path[4200];
+
+	make_deb();
+	snprintf(path, sizeof(path), "%s/p.deb", zd_test_tmpdir);
+	ck_assert_zd_ok(zd_deb_open(path, deb, &err), &err);
+	memset(&p, 0, sizeof(p));
+	p.threads = threads;
+	ck_assert_zd_ok(zd_member_stream_start(s, &deb->data, &p, &err),
+	                &err);
+}
+
 /* Reads fd to EOF into T/got.tar. */
 static void
 read_to_file(int fd)
@@ -52,18 +70,10 @@ read_to_file(int fd)
 START_TEST(test_stream_through_large_pipe)
 {
 	struct zd_error err = ZD_ERROR_INIT;
-	struct zd_dec_params p;
 	struct zd_member_stream s;
 	struct zd_deb deb;
-	char path[4200];
 
-	make_deb();
-	snprintf(path, sizeof(path), "%s/p.deb", zd_test_tmpdir);
-	ck_assert_zd_ok(zd_deb_open(path, &deb, &err), &err);
-	memset(&p, 0, sizeof(p));
-	p.threads = 2;
-	ck_assert_zd_ok(zd_member_stream_start(&s, &deb.data, &p, &err),
-	                &err);
+	start_stream(&deb, &s, 2);
 	ck_assert_int_eq(fcntl(s.read_fd, F_GETPIPE_SZ), 1 << 20);
 	read_to_file(s.read_fd);
 	ck_assert_zd_ok(zd_member_stream_finish(&s, false, &err), &err);
@@ -79,19 +89,12 @@ END_TEST
 START_TEST(test_stream_consumer_failed)
 {
 	struct zd_error err = ZD_ERROR_INIT;
-	struct zd_dec_params p;
 	struct zd_member_stream s;
 	struct zd_deb deb;
-	char path[4200], buf[512];
+	char buf[512];
 
 	signal(SIGPIPE, SIG_IGN);
-	make_deb();
-	snprintf(path, sizeof(path), "%s/p.deb", zd_test_tmpdir);
-	ck_assert_zd_ok(zd_deb_open(path, &deb, &err), &err);
-	memset(&p, 0, sizeof(p));
-	p.threads = 1;
-	ck_assert_zd_ok(zd_member_stream_start(&s, &deb.data, &p, &err),
-	                &err);
+	start_stream(&deb, &s, 1);
 	ck_assert_int_eq(read(s.read_fd, buf, sizeof(buf)),
 	                 (ssize_t)sizeof(buf));
 	ck_assert_int_eq(zd_member_stream_finish(&s, true, &err), -1);
