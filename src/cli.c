@@ -271,6 +271,7 @@ zd_cli_read_args(const char *cmd, const char *usage, int argc, char **argv,
 		{ "max-window", required_argument, NULL, ZD_OPT_MAX_WINDOW },
 		{ "max-size", required_argument, NULL, ZD_OPT_MAX_SIZE },
 		{ "allow-devices", no_argument, NULL, ZD_OPT_ALLOW_DEVICES },
+		{ "dpkg-deb", optional_argument, NULL, ZD_OPT_DPKG_DEB },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -313,6 +314,12 @@ zd_cli_read_args(const char *cmd, const char *usage, int argc, char **argv,
 			break;
 		case ZD_OPT_ALLOW_DEVICES:
 			r->allow_devices = true;
+			break;
+		case ZD_OPT_DPKG_DEB:
+			if (strcmp(cmd, "verify") != 0)
+				goto bad;
+			r->dpkg_deb = true;
+			r->dpkg_deb_prog = optarg;
 			break;
 		case 'v':
 			zd_verbose++;

@@ -1,28 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd-verify.c - zdeb verify: decode every member, checking the zstd
- * index against the frame, every segment hash and every checksum, and
- * the files against DEBIAN/md5sums when the package has one
+ * index against the frame, every segment hash and every checksum, the
+ * files against DEBIAN/md5sums when the package has one, and, asked to,
+ * the tars against what the stock dpkg-deb reads
  */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "lib/md5check.h"
 #include "lib/memberdec.h"
 #include "src/cmd.h"
 #include "src/msg.h"
+#include "src/stockdeb.h"
 
 static const char usage_text[] =
-"Usage: zdeb verify [-T N] [--max-window SIZE] [--max-size SIZE] DEB\n"
+"Usage: zdeb verify [-T N] [--max-window SIZE] [--max-size SIZE]\n"
+"                   [--dpkg-deb[=PROG]] DEB\n"
 "\n"
 "Decode the control and data members of DEB, checking the zstd index\n"
 "against the frame, every segment hash, the frame checksums and the\n"
 "decoded sizes, and the MD5 of every file against DEBIAN/md5sums when the\n"
 "package has one.  Exit status 0 when everything matches, 1 on a mismatch\n"
-"(a damaged index counts), 2 on other errors.\n";
+"(a damaged index counts), 2 on other errors.\n"
+"\n"
+"      --dpkg-deb[=PROG]  then run the stock dpkg-deb (PROG, else the one\n"
+"                         zdeb integrate diverted, else dpkg-deb in PATH)\n"
+"                         with --ctrl-tarfile and --fsys-tarfile: a failure\n"
+"                         or other bytes than zdeb's is a mismatch (stock\n"
+"                         dpkg could not install the package as zdeb does)\n";
 
 struct verify_state {
 	unsigned warnings;
@@ -133,6 +144,99 @@ verify_data_md5(const char *path, const struct zd_deb_member *m,
 	return v->warnings > before ? ZD_EXIT_MISMATCH : ZD_EXIT_OK;
 }
 
+struct hash_sink {
+	XXH64_state_t *st;
+	uint64_t len;
+};
+
+static int
+hash_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
+{
+	struct hash_sink *h = ctx;
+
+	(void)err;
+	XXH64_update(h->st, buf, len);
+	h->len += len;
+	return 0;
+}
+
+/* Decodes m with zdeb into *hash (XXH64) and *len. */
+static int
+own_hash(const char *path, const struct zd_deb_member *m,
+         const struct zd_cli_read *r, struct verify_state *v,
+         uint64_t *hash, uint64_t *len)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct hash_sink h = { XXH64_createState(), 0 };
+	struct zd_sink sink = { hash_write, &h };
+	struct zd_dec_params p;
+	int rc = ZD_EXIT_OK;
+
+	if (h.st == NULL) {
+		zd_msg_error("out of memory");
+		return ZD_EXIT_ERROR;
+	}
+	XXH64_reset(h.st, 0);
+	member_params(&p, m, r, v);
+	if (zd_member_decode(m, &p, &sink, &err) < 0)
+		rc = decode_error(path, &err);
+	*hash = XXH64_digest(h.st);
+	*len = h.len;
+	XXH64_freeState(h.st);
+	return rc;
+}
+
+/* Does "prog action path" write the bytes zdeb decodes from m? */
+static int
+stock_member(const char *path, const struct zd_deb_member *m,
+             const char *action, const char *prog,
+             const struct zd_cli_read *r, struct verify_state *v)
+{
+	struct zd_stockdeb_out so;
+	uint64_t hash, len;
+	int rc = own_hash(path, m, r, v, &hash, &len);
+
+	if (rc != ZD_EXIT_OK)
+		return rc;
+	if (zd_stockdeb_read(prog, action, path, &so) < 0)
+		return ZD_EXIT_ERROR;
+	if (so.status != 0) {
+		zd_msg_error("'%s': %s: '%s %s' failed (exit status %d): "
+		             "stock dpkg cannot install this package", path,
+		             m->name, prog, action, so.status);
+		return ZD_EXIT_MISMATCH;
+	}
+	if (so.len != len || so.hash != hash) {
+		zd_msg_error("'%s': %s: '%s %s' writes %ju bytes%s, zdeb "
+		             "%ju: stock dpkg would not unpack what zdeb "
+		             "does", path, m->name, prog, action,
+		             (uintmax_t)so.len, so.len == len ?
+		             " (other bytes)" : "", (uintmax_t)len);
+		return ZD_EXIT_MISMATCH;
+	}
+	if (zd_verbose)
+		zd_msg_info("%s: %s: '%s %s' writes the same %ju bytes", path,
+		            m->name, prog, action, (uintmax_t)len);
+	return ZD_EXIT_OK;
+}
+
+/* Both tars through the stock dpkg-deb. */
+static int
+verify_stock(const char *path, const struct zd_deb *deb,
+             const struct zd_cli_read *r, struct verify_state *v)
+{
+	char prog[PATH_MAX];
+	int rc;
+
+	if (zd_stockdeb_find(r->dpkg_deb_prog, prog, sizeof(prog)) < 0)
+		return ZD_EXIT_ERROR;
+	rc = stock_member(path, &deb->control, "--ctrl-tarfile", prog, r, v);
+	if (rc == ZD_EXIT_OK)
+		rc = stock_member(path, &deb->data, "--fsys-tarfile", prog, r,
+		                  v);
+	return rc;
+}
+
 int
 cmd_verify(int argc, char **argv)
 {
@@ -165,11 +269,15 @@ cmd_verify(int argc, char **argv)
 		rc2 = verify_member(r.args[0], &deb.data, &r, &v);
 	free(sums);
 	free(v.buf);
-	zd_deb_close(&deb);
 	if (rc2 > rc)
 		rc = rc2;
+	if (rc == ZD_EXIT_OK && r.dpkg_deb)
+		rc = verify_stock(r.args[0], &deb, &r, &v);
 	if (rc == ZD_EXIT_OK)
-		printf("%s: ok%s\n", r.args[0],
-		       found > 0 ? " (files match md5sums)" : "");
+		printf("%s: ok%s%s\n", r.args[0],
+		       found > 0 ? " (files match md5sums)" : "",
+		       r.dpkg_deb ? " (stock dpkg-deb reads the same tars)" :
+		       "");
+	zd_deb_close(&deb);
 	return rc;
 }

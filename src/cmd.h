@@ -63,6 +63,7 @@ enum {
 	ZD_OPT_MAX_WINDOW,
 	ZD_OPT_MAX_SIZE,
 	ZD_OPT_ALLOW_DEVICES,
+	ZD_OPT_DPKG_DEB,
 };
 
 /* getopt_long entries of the compression options, shared by build and
@@ -101,13 +102,16 @@ struct zd_cli_read {
 	uint64_t max_size;	/* --max-size, if max_size_set; 0: no cap */
 	bool max_size_set;
 	bool allow_devices;	/* --allow-devices (extract) */
+	bool dpkg_deb;		/* --dpkg-deb[=PROG] (verify) */
+	const char *dpkg_deb_prog;	/* its PROG, or NULL */
 	char **args;		/* positional arguments */
 	int nargs;
 };
 
 /*
  * Parses "-T N", "--json" (when allow_json), "--max-window SIZE",
- * "--max-size SIZE", "--allow-devices", "--help" and between min_args
+ * "--max-size SIZE", "--allow-devices", "--dpkg-deb[=PROG]" (verify only),
+ * "--help" and between min_args
  * and max_args positional arguments.  Returns 0, 1 when --help was printed,
  * or -1 after printing a usage error.
  */

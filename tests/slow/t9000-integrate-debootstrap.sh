@@ -4,7 +4,8 @@
 # chroot, apt installs a pzstd-layout .deb only after 'zdeb integrate
 # install' (stock dpkg-deb cannot decode it), a reinstall of dpkg keeps
 # zdeb in place (the new dpkg-deb goes to the diverted name), and 'zdeb
-# integrate remove' leaves 'dpkg --verify dpkg' clean.
+# integrate remove' leaves 'dpkg --verify dpkg' clean; 'zdeb verify
+# --dpkg-deb' there runs the diverted stock binary.
 #
 # Run by "make check-slow", not "make check": it needs root, debootstrap
 # and a reachable Debian mirror (ZDEB_MIRROR, default
@@ -81,6 +82,18 @@ chroot "$R" zdeb integrate status >"$T/status" ||
 	fail "status in the chroot: $(cat "$T/status")"
 grep -q '^state: active' "$T/status" || fail "status: $(cat "$T/status")"
 ok "zdeb integrate install --root; status inside the chroot: active"
+
+# verify --dpkg-deb picks the diverted stock binary, not the symlink to zdeb
+"$ZDEB" build "$T/pkg" "$R/tmp/zdeb-indexed.deb"
+chroot "$R" zdeb verify --dpkg-deb /tmp/zdeb-indexed.deb >"$T/v" 2>&1 ||
+	fail "verify --dpkg-deb of an indexed .deb: $(cat "$T/v")"
+set +e
+chroot "$R" zdeb verify --dpkg-deb /tmp/zdeb-test.deb >"$T/v" 2>&1
+rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "'/usr/bin/dpkg-deb.distrib --ctrl-tarfile'" "$T/v" ||
+	fail "verify --dpkg-deb of the pzstd .deb: exit $rc: $(cat "$T/v")"
+ok "zdeb verify --dpkg-deb in the chroot runs dpkg-deb.distrib: indexed ok, pzstd exit 1"
 
 chroot "$R" apt-get install -y -q /tmp/zdeb-test.deb >"$T/apt.log" 2>&1 ||
 	fail "apt install with zdeb integrated: $(tail -5 "$T/apt.log")"

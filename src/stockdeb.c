@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stockdeb.c - zdeb verify --dpkg-deb: does the system's own dpkg-deb
+ * read a package's tars byte for byte as zdeb does?
+ *
+ * dpkg installs a package by reading "dpkg-deb --fsys-tarfile" and
+ * "--control" (which reads the control tar), so the same bytes from the
+ * stock binary mean that stock dpkg unpacks what zdeb would.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include "src/msg.h"
+#include "src/stockdeb.h"
+
+#define DIVERTED "/usr/bin/dpkg-deb.distrib"
+
+extern char **environ;
+
+static bool
+is_program(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, X_OK) == 0;
+}
+
+/* name in PATH (or name itself when it holds a '/') into out. */
+static int
+lookup(const char *name, char *out, size_t outsize)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(name, '/') != NULL) {
+		if ((size_t)snprintf(out, outsize, "%s", name) >= outsize ||
+		    !is_program(out))
+			return -1;
+		return 0;
+	}
+	if (path == NULL || *path == '\0')
+		path = "/usr/bin:/bin";
+	while (*path != '\0') {
+		size_t n = strcspn(path, ":");
+		int len = (int)(n > 0 ? n : 1);
+		const char *dir = n > 0 ? path : ".";
+
+		if ((size_t)snprintf(out, outsize, "%.*s/%s", len, dir,
+		                     name) < outsize && is_program(out))
+			return 0;
+		path += n;
+		if (*path == ':')
+			path++;
+	}
+	return -1;
+}
+
+/* True when path is this very program (zdeb under another name). */
+static bool
+is_self(const char *path)
+{
+	struct stat a, b;
+
+	return stat(path, &a) == 0 && stat("/proc/self/exe", &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+int
+zd_stockdeb_find(const char *given, char *out, size_t outsize)
+{
+	const char *name = given != NULL ? given : "dpkg-deb";
+
+	if (given == NULL && is_program(DIVERTED))
+		name = DIVERTED;
+	if (lookup(name, out, outsize) < 0) {
+		zd_msg_error("cannot find the stock dpkg-deb '%s'%s", name,
+		             given == NULL ? " (is dpkg installed?)" : "");
+		return -1;
+	}
+	if (is_self(out)) {
+		zd_msg_error("'%s' is zdeb itself; name the stock binary with "
+		             "--dpkg-deb=PATH", out);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+spawn(const char *prog, const char *action, const char *deb, int out_fd,
+      int other_fd, pid_t *pid)
+{
+	char *argv[] = { (char *)prog, (char *)action, (char *)"--",
+	                 (char *)deb, NULL };
+	posix_spawn_file_actions_t fa;
+	int rc;
+
+	rc = posix_spawn_file_actions_init(&fa);
+	if (rc == 0)
+		rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+		                                      O_RDONLY, 0);
+	if (rc == 0)
+		rc = posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+	if (rc == 0)
+		rc = posix_spawn_file_actions_addclose(&fa, other_fd);
+	if (rc == 0)
+		rc = posix_spawn(pid, prog, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0)
+		zd_msg_error("cannot run '%s': %s", prog, strerror(rc));
+	return rc != 0 ? -1 : 0;
+}
+
+/* Hashes everything readable from fd; -1 on a read error (printed). */
+static int
+hash_all(int fd, const char *prog, struct zd_stockdeb_out *out)
+{
+	static unsigned char buf[1 << 16];
+	XXH64_state_t *st = XXH64_createState();
+	int rc = 0;
+
+	if (st == NULL) {
+		zd_msg_error("out of memory");
+		return -1;
+	}
+	XXH64_reset(st, 0);
+	out->len = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			zd_msg_error("cannot read the output of '%s': %s",
+			             prog, strerror(errno));
+			rc = -1;
+			break;
+		}
+		if (n == 0)
+			break;
+		XXH64_update(st, buf, (size_t)n);
+		out->len += (uint64_t)n;
+	}
+	out->hash = XXH64_digest(st);
+	XXH64_freeState(st);
+	return rc;
+}
+
+static int
+wait_status(pid_t pid)
+{
+	int ws;
+
+	while (waitpid(pid, &ws, 0) < 0) {
+		if (errno != EINTR)
+			return 128;
+	}
+	if (WIFEXITED(ws))
+		return WEXITSTATUS(ws);
+	return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 128;
+}
+
+int
+zd_stockdeb_read(const char *prog, const char *action, const char *deb,
+                 struct zd_stockdeb_out *out)
+{
+	int p[2];
+	pid_t pid;
+	int rc;
+
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		zd_msg_error("cannot make a pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (spawn(prog, action, deb, p[1], p[0], &pid) < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	close(p[1]);
+	rc = hash_all(p[0], prog, out);
+	close(p[0]);
+	out->status = wait_status(pid);
+	return rc;
+}
