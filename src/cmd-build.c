@@ -42,6 +42,9 @@ static const char usage_text[] =
 "      --no-check             skip the control area checks\n"
 "      --no-md5sums           do not add DEBIAN/md5sums when it is absent\n"
 "      --no-installed-size    do not add Installed-Size when it is absent\n"
+"      --verify               then check the result as 'zdeb verify\n"
+"                             --dpkg-deb' does (exit 1 when the stock\n"
+"                             dpkg-deb does not read the same tars)\n"
 "  -v, --verbose              print the effective settings\n"
 "  -h, --help                 show this help\n"
 "\n"
@@ -55,6 +58,7 @@ static const struct option longopts[] = {
 	{ "no-installed-size", no_argument, NULL, ZD_OPT_NO_INSTALLED_SIZE },
 	{ "no-check", no_argument, NULL, ZD_OPT_NOCHECK },
 	{ "nocheck", no_argument, NULL, ZD_OPT_NOCHECK },
+	{ "verify", no_argument, NULL, ZD_OPT_VERIFY },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -116,7 +120,7 @@ cmd_build(int argc, char **argv)
 	struct zd_cli_comp raw = { .default_zstd_level = 19 };
 	struct zd_build_opts o;
 	struct zd_control ctl = { 0 };
-	bool nocheck = false;
+	bool nocheck = false, verify = false;
 	char *out = NULL;
 	const char *dir, *dest;
 	int opt, rc = ZD_EXIT_ERROR;
@@ -133,6 +137,7 @@ cmd_build(int argc, char **argv)
 		switch (opt) {
 		case ZD_OPT_ROOT_OWNER_GROUP: o.root_owner_group = true; break;
 		case ZD_OPT_NOCHECK: nocheck = true; break;
+		case ZD_OPT_VERIFY: verify = true; break;
 		case ZD_OPT_NO_MD5SUMS: o.gen_md5sums = false; break;
 		case ZD_OPT_NO_INSTALLED_SIZE:
 			o.gen_installed_size = false;
@@ -185,7 +190,7 @@ cmd_build(int argc, char **argv)
 	}
 	if (o.progress)
 		fprintf(stderr, "\r\033[K");
-	rc = ZD_EXIT_OK;
+	rc = verify ? zd_cli_verify_stock(out, o.data.threads) : ZD_EXIT_OK;
 	goto out;
 fail:
 	zd_msg_fail(&err);

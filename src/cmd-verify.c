@@ -237,47 +237,66 @@ verify_stock(const char *path, const struct zd_deb *deb,
 	return rc;
 }
 
-int
-cmd_verify(int argc, char **argv)
+/* Every check of "zdeb verify" on path, as r asks. */
+static int
+verify_deb(const char *path, const struct zd_cli_read *r)
 {
 	struct zd_error err = ZD_ERROR_INIT;
-	struct zd_cli_read r;
 	struct zd_deb deb = { .fd = -1 };
 	struct verify_state v;
 	char *sums = NULL;
 	size_t sums_len = 0;
 	int rc, rc2, found;
 
-	rc = zd_cli_read_args("verify", usage_text, argc, argv, false, 1, 1,
-	                      &r);
-	if (rc != 0)
-		return rc > 0 ? ZD_EXIT_OK : ZD_EXIT_ERROR;
-	if (zd_cli_open_deb(r.args[0], &deb) < 0)
+	if (zd_cli_open_deb(path, &deb) < 0)
 		return ZD_EXIT_ERROR;
 	memset(&v, 0, sizeof(v));
 	v.keep = true;
-	rc = verify_member(r.args[0], &deb.control, &r, &v);
+	rc = verify_member(path, &deb.control, r, &v);
 	v.keep = false;
 	found = rc == ZD_EXIT_OK ?
 	        zd_md5check_find(v.buf, v.len, &sums, &sums_len, &err) : 0;
 	if (found < 0)
-		rc = decode_error(r.args[0], &err);
+		rc = decode_error(path, &err);
 	if (found > 0)
-		rc2 = verify_data_md5(r.args[0], &deb.data, sums, sums_len, &r,
-		                      &v);
+		rc2 = verify_data_md5(path, &deb.data, sums, sums_len, r, &v);
 	else
-		rc2 = verify_member(r.args[0], &deb.data, &r, &v);
+		rc2 = verify_member(path, &deb.data, r, &v);
 	free(sums);
 	free(v.buf);
 	if (rc2 > rc)
 		rc = rc2;
-	if (rc == ZD_EXIT_OK && r.dpkg_deb)
-		rc = verify_stock(r.args[0], &deb, &r, &v);
+	if (rc == ZD_EXIT_OK && r->dpkg_deb)
+		rc = verify_stock(path, &deb, r, &v);
 	if (rc == ZD_EXIT_OK)
-		printf("%s: ok%s%s\n", r.args[0],
+		printf("%s: ok%s%s\n", path,
 		       found > 0 ? " (files match md5sums)" : "",
-		       r.dpkg_deb ? " (stock dpkg-deb reads the same tars)" :
+		       r->dpkg_deb ? " (stock dpkg-deb reads the same tars)" :
 		       "");
 	zd_deb_close(&deb);
 	return rc;
+}
+
+int
+zd_cli_verify_stock(const char *path, unsigned threads)
+{
+	struct zd_cli_read r;
+
+	memset(&r, 0, sizeof(r));
+	r.threads = threads > 0 ? threads : zd_cli_ncpus();
+	r.dpkg_deb = true;
+	return verify_deb(path, &r);
+}
+
+int
+cmd_verify(int argc, char **argv)
+{
+	struct zd_cli_read r;
+	int rc;
+
+	rc = zd_cli_read_args("verify", usage_text, argc, argv, false, 1, 1,
+	                      &r);
+	if (rc != 0)
+		return rc > 0 ? ZD_EXIT_OK : ZD_EXIT_ERROR;
+	return verify_deb(r.args[0], &r);
 }

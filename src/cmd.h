@@ -64,6 +64,7 @@ enum {
 	ZD_OPT_MAX_SIZE,
 	ZD_OPT_ALLOW_DEVICES,
 	ZD_OPT_DPKG_DEB,
+	ZD_OPT_VERIFY,
 };
 
 /* getopt_long entries of the compression options, shared by build and
@@ -132,6 +133,13 @@ uint64_t zd_cli_default_max_size(uint64_t csize);
  */
 void zd_cli_dec_limits(struct zd_dec_params *p, const struct zd_cli_read *r,
                        const struct zd_deb_member *m);
+
+/*
+ * "zdeb verify --dpkg-deb path" with threads decoding (0: all cores):
+ * prints what it finds; returns ZD_EXIT_OK, ZD_EXIT_MISMATCH or
+ * ZD_EXIT_ERROR.
+ */
+int zd_cli_verify_stock(const char *path, unsigned threads);
 
 /* Name of a layout ("indexed"). */
 const char *zd_cli_layout_name(enum zd_zstd_layout l);

@@ -63,3 +63,12 @@ expect_stderr "cannot find the stock dpkg-deb '$T/missing'"
 expect_status 2 "$ZDEB" contents --dpkg-deb "$T/p.deb"
 expect_stderr "unknown option '--dpkg-deb'"
 ok "zdeb itself or a missing program as the stock dpkg-deb: exit 2"
+
+# build --verify: the same check on what it has just written
+expect_status 0 "$ZDEB" build --verify -z1 "$T/pkg" "$T/b.deb"
+grep -qx "$T/b.deb: ok (files match md5sums) (stock dpkg-deb reads the same tars)" \
+	"$T/stdout" || fail "build --verify: $(cat "$T/stdout")"
+expect_status 1 "$ZDEB" build --verify -z1 --layout=pzstd "$T/pkg" "$T/bp.deb"
+expect_stderr "control.tar.zst: '$(command -v dpkg-deb) --ctrl-tarfile' writes 0 bytes"
+expect_status 0 "$ZDEB" verify "$T/bp.deb"
+ok "build --verify: exit 0 for the default layout, 1 for pzstd (the .deb is whole)"
