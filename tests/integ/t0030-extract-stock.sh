@@ -11,6 +11,7 @@ for comp in zstd xz gzip none; do
 	deb=$T/stock-$comp.deb
 	dpkg-deb -Z$comp -b "$T/pkg" "$deb" >/dev/null
 	dpkg-deb -x "$deb" "$T/dx-$comp"
+	dpkg-deb --fsys-tarfile "$deb" >"$T/d.tar"
 	"$ZDEB" extract "$deb" "$T/zx-$comp" || fail "zdeb extract $comp"
 	manifest "$T/dx-$comp" >"$T/want"
 	manifest "$T/zx-$comp" >"$T/got"
@@ -21,6 +22,16 @@ for comp in zstd xz gzip none; do
 	(cd "$T/dx-$comp" && find . -type f -printf '%p %T@\n' | sort) >"$T/want"
 	(cd "$T/zx-$comp" && find . -type f -printf '%p %T@\n' | sort) >"$T/got"
 	diff "$T/want" "$T/got" >&2 || fail "$comp: mtimes differ"
+	# every directory has the time the tar records, also those holding
+	# symlinks (usr/bin)
+	python3 -c 'import sys, tarfile
+for m in tarfile.open(sys.argv[1]):
+    if m.isdir() and m.name not in ("./", "."):
+        print(m.name.rstrip("/"), m.mtime)' "$T/d.tar" | sort >"$T/want"
+	(cd "$T/zx-$comp" && find . -mindepth 1 -type d -printf '%p %T@\n' |
+	 sed 's/\.0*$//' | sort) >"$T/got"
+	diff "$T/want" "$T/got" >&2 || fail "$comp: directory mtimes differ"
+	grep -q '^\./usr/bin ' "$T/got" || fail "$comp: no usr/bin"
 	[ "$(stat -c %a "$T/zx-$comp/usr/bin/setuid-tool")" = 4755 ] ||
 		fail "$comp: setuid bit lost"
 	[ "$(stat -c %i "$T/zx-$comp/usr/share/doc/zdeb-test/numbers.txt")" = \
