@@ -88,11 +88,7 @@ static void
 progress_cb(void *ctx, const char *stage, uint64_t bytes)
 {
 	(void)ctx;
-	if (bytes > 0)
-		fprintf(stderr, "\rzdeb: %s (%.1f MB)...\033[K", stage,
-		        (double)bytes / 1e6);
-	else
-		fprintf(stderr, "\rzdeb: %s...\033[K", stage);
+	zd_msg_progress(stage, bytes);
 }
 
 static void
@@ -185,11 +181,11 @@ cmd_build(int argc, char **argv)
 	}
 	if (zd_build_deb(dir, out, &o, &err) < 0) {
 		if (o.progress)
-			fputc('\n', stderr);
+			zd_msg_progress_end();
 		goto fail;
 	}
 	if (o.progress)
-		fprintf(stderr, "\r\033[K");
+		zd_msg_progress_end();
 	rc = verify ? zd_cli_verify_stock(out, o.data.threads) : ZD_EXIT_OK;
 	goto out;
 fail:

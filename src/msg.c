@@ -89,3 +89,19 @@ zd_msg_stderr_is_tty(void)
 {
 	return isatty(2);
 }
+
+void
+zd_msg_progress(const char *stage, uint64_t bytes)
+{
+	if (bytes > 0)
+		fprintf(stderr, "\r%s: %s (%.1f MB)...\033[K", zd_progname,
+		        stage, (double)bytes / 1e6);
+	else
+		fprintf(stderr, "\r%s: %s...\033[K", zd_progname, stage);
+}
+
+void
+zd_msg_progress_end(void)
+{
+	fputs("\r\033[K", stderr);
+}

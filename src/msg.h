@@ -3,6 +3,8 @@
 #ifndef ZDEB_MSG_H
 #define ZDEB_MSG_H
 
+#include <stdint.h>
+
 #include "lib/error.h"
 
 enum {
@@ -28,5 +30,9 @@ int zd_msg_usage(const char *cmd, const char *fmt, ...)
 void zd_msg_warn_cb(void *ctx, const char *msg);
 /* True when fd 2 is a terminal (progress output). */
 int zd_msg_stderr_is_tty(void);
+/* On a terminal: "PROG: STAGE (N MB)..." over the previous such line,
+ * then erased by progress_end() (before any other message). */
+void zd_msg_progress(const char *stage, uint64_t bytes);
+void zd_msg_progress_end(void);
 
 #endif
