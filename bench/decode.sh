@@ -47,6 +47,14 @@ echo "input: $(awk "BEGIN {printf \"%.1f\", $mb / 1e6}") MB tar; $(nproc) cores;
 # shellcheck source=bench/timing.sh
 . "$top/bench/timing.sh"
 member() { (cd "$W" && ar p "$1" "$(ar t "$1" | sed -n 3p)") >"$2"; }
+# cpu_ms RUNS CMD... : task-clock milliseconds of CMD, the mean of RUNS
+# runs (perf stat -r; output dropped)
+cpu_ms() {
+	local n=$1
+	shift
+	perf stat -x, -e task-clock -r "$n" "$@" 2>&1 >/dev/null |
+		awk -F, '/task-clock/ {printf "%.1f", $1}'
+}
 
 xz -T0 -6 -c "$W/data.tar" >"$W/data.tar.xz"
 rounds "$runs" "xz=xz -dc -T0 '$W/data.tar.xz'"
@@ -102,6 +110,16 @@ for L in $levels; do
 		printf '%-34s %7ss %10s   (-T2/-T1 %sx)\n' "zdeb cat-data -T2 ($1)" "$b" "$(ratio "$t_zstd" "$b")" "$(ratio "$a" "$b")"
 	done
 	echo "two -T1 decodes of the indexed file at once: ${T[pair]}s, $(ratio "$(awk "BEGIN {print 2 * ${T[i1]}}")" "${T[pair]}")x the throughput of one (the ceiling for -T2/-T1 here)"
+	# CPU time: how much more work the parallel path does than -T1, on
+	# two cores and squeezed onto one (same extra: it is the work, not
+	# the second core)
+	if command -v perf >/dev/null && command -v taskset >/dev/null &&
+	   perf stat -e task-clock true >/dev/null 2>&1; then
+		c1=$(cpu_ms "$runs" "$zdeb" cat-data -T1 "$W/i.deb")
+		c2=$(cpu_ms "$runs" "$zdeb" cat-data -T2 "$W/i.deb")
+		c2one=$(cpu_ms "$runs" taskset -c 0 "$zdeb" cat-data -T2 "$W/i.deb")
+		echo "cpu (task-clock, mean of perf stat -r $runs), indexed: -T1 ${c1} ms, -T2 ${c2} ms ($(pct "$c2" "$c1")), -T2 on one core ${c2one} ms ($(pct "$c2one" "$c1"))"
+	fi
 
 	# Through a pipe, as dpkg reads dpkg-deb --fsys-tarfile: the reader
 	# (cat here) runs on the same cores as the decoder.
