@@ -12,6 +12,7 @@
 #include "lib/build.h"
 #include "lib/numparse.h"
 #include "lib/pkgcheck.h"
+#include "lib/zseg-write.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 
@@ -96,7 +97,17 @@ print_settings(const struct zd_comp_params *p)
 {
 	const struct zd_codec *c = zd_codec_get(p->type);
 
-	if (p->type == ZD_COMP_ZSTD)
+	if (p->type == ZD_COMP_ZSTD && p->layout != ZD_LAYOUT_SINGLE)
+		zd_msg_info("compressor zstd, level %d, threads %u, layout %s"
+		            "%s, segments of about %.1f MiB%s", p->level,
+		            p->threads, zd_cli_layout_name(p->layout),
+		            p->zstd_long ? ", long" : "",
+		            (double)zd_zseg_target_size(p, UINT64_MAX) /
+		            (1 << 20),
+		            p->segment_size == 0 &&
+		            p->layout != ZD_LAYOUT_PZSTD ?
+		            " (one below 1 MiB of tar)" : "");
+	else if (p->type == ZD_COMP_ZSTD)
 		zd_msg_info("compressor zstd, level %d, threads %u, layout %s"
 		            "%s", p->level, p->threads,
 		            zd_cli_layout_name(p->layout),

@@ -45,7 +45,12 @@ expect_stderr "threads 2"
 ok "DPKG_DEB_* environment honoured, command line wins"
 
 expect_status 0 "$ZDEB" build -v "$T/pkg" "$T/default.deb"
-expect_stderr "compressor zstd, level 19"
+expect_stderr "compressor zstd, level 19, threads $(nproc), layout indexed, segments of about 32.0 MiB (one below 1 MiB of tar)"
+expect_status 0 "$ZDEB" build -v -z3 --segment-size=5M "$T/pkg" "$T/t.deb"
+expect_stderr "level 3, threads $(nproc), layout indexed, segments of about 5.0 MiB"
+grep -q "one below" "$T/stderr" && fail "-v with --segment-size: $(cat "$T/stderr")"
+expect_status 0 "$ZDEB" build -v --layout=single "$T/pkg" "$T/t.deb"
+grep -q "segments" "$T/stderr" && fail "-v single layout: $(cat "$T/stderr")"
 ar t "$T/default.deb" >"$T/members"
 printf 'debian-binary\ncontrol.tar.zst\ndata.tar.zst\n' | cmp - "$T/members" ||
 	fail "default members: $(cat "$T/members")"
