@@ -56,34 +56,17 @@ describe(const struct zd_deb_member *m, struct member_info *mi,
 }
 
 static void
-json_str(const char *s)
-{
-	putchar('"');
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-static void
 print_json(const char *path, const struct zd_deb *deb,
            const struct member_info *mi, int n)
 {
 	printf("{\"file\": ");
-	json_str(path);
+	zd_msg_json_str(path);
 	printf(", \"size\": %" PRIu64 ", \"format\": ", deb->file_size);
-	json_str(deb->format);
+	zd_msg_json_str(deb->format);
 	printf(", \"members\": [");
 	for (int i = 0; i < n; i++) {
 		printf("%s{\"name\": ", i ? ", " : "");
-		json_str(mi[i].name);
+		zd_msg_json_str(mi[i].name);
 		printf(", \"size\": %" PRIu64, mi[i].size);
 		if (mi[i].compressor != NULL) {
 			printf(", \"compressor\": \"%s\", \"layout\": \"%s\", "

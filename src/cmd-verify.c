@@ -21,7 +21,7 @@
 
 static const char usage_text[] =
 "Usage: zdeb verify [-T N] [--max-window SIZE] [--max-size SIZE]\n"
-"                   [--dpkg-deb[=PROG]] DEB\n"
+"                   [--dpkg-deb[=PROG]] [--json] DEB\n"
 "\n"
 "Decode the control and data members of DEB, checking the zstd index\n"
 "against the frame, every segment hash, the frame checksums and the\n"
@@ -33,13 +33,21 @@ static const char usage_text[] =
 "                         zdeb integrate diverted, else dpkg-deb in PATH)\n"
 "                         with --ctrl-tarfile and --fsys-tarfile: a failure\n"
 "                         or other bytes than zdeb's is a mismatch (stock\n"
-"                         dpkg could not install the package as zdeb does)\n";
+"                         dpkg could not install the package as zdeb does)\n"
+"      --json             print the result as one JSON object (messages\n"
+"                         still go to stderr, the exit status is the same)\n";
 
 struct verify_state {
 	unsigned warnings;
 	unsigned char *buf;	/* control.tar, kept for md5sums */
 	size_t len, cap;
 	bool keep;
+	/* for --json */
+	struct zd_md5check_result md5;
+	bool md5_done;
+	char stock_prog[PATH_MAX];	/* "" until found */
+	int stock_rc;
+	bool stock_done;
 };
 
 static void
@@ -137,6 +145,8 @@ verify_data_md5(const char *path, const struct zd_deb_member *m,
 		return decode_error(path, &derr);
 	if (rc < 0)
 		return decode_error(path, &err);
+	v->md5 = res;
+	v->md5_done = true;
 	if (zd_verbose)
 		zd_msg_info("%s: %s: %u files checked against md5sums, %u "
 		            "mismatched", path, m->name, res.checked,
@@ -225,16 +235,66 @@ static int
 verify_stock(const char *path, const struct zd_deb *deb,
              const struct zd_cli_read *r, struct verify_state *v)
 {
-	char prog[PATH_MAX];
-	int rc;
+	char *prog = v->stock_prog;
+	int rc = ZD_EXIT_ERROR;
 
-	if (zd_stockdeb_find(r->dpkg_deb_prog, prog, sizeof(prog)) < 0)
-		return ZD_EXIT_ERROR;
+	v->stock_done = true;
+	if (zd_stockdeb_find(r->dpkg_deb_prog, prog,
+	                     sizeof(v->stock_prog)) < 0) {
+		prog[0] = '\0';
+		goto out;
+	}
 	rc = stock_member(path, &deb->control, "--ctrl-tarfile", prog, r, v);
 	if (rc == ZD_EXIT_OK)
 		rc = stock_member(path, &deb->data, "--fsys-tarfile", prog, r,
 		                  v);
+out:
+	v->stock_rc = rc;
 	return rc;
+}
+
+static const char *
+result_name(int rc)
+{
+	return rc == ZD_EXIT_OK ? "ok" :
+	       rc == ZD_EXIT_MISMATCH ? "mismatch" : "error";
+}
+
+/* --json: rc overall, rcs[] of the control and data members. */
+static void
+print_json(const char *path, const struct zd_deb *deb, const int rcs[2],
+           int rc, const struct verify_state *v)
+{
+	const struct zd_deb_member *m[2] = { &deb->control, &deb->data };
+
+	printf("{\"file\": ");
+	zd_msg_json_str(path);
+	printf(", \"result\": \"%s\"", result_name(rc));
+	if (deb->fd >= 0) {
+		printf(", \"members\": [");
+		for (int i = 0; i < 2; i++) {
+			printf("%s{\"name\": ", i > 0 ? ", " : "");
+			zd_msg_json_str(m[i]->name);
+			printf(", \"result\": \"%s\"}", result_name(rcs[i]));
+		}
+		printf("]");
+	}
+	if (v->md5_done)
+		printf(", \"md5sums\": {\"checked\": %u, \"mismatched\": %u}",
+		       v->md5.checked, v->md5.mismatched);
+	else
+		printf(", \"md5sums\": null");
+	if (v->stock_done) {
+		printf(", \"stock_dpkg_deb\": {\"program\": ");
+		if (v->stock_prog[0] != '\0')
+			zd_msg_json_str(v->stock_prog);
+		else
+			printf("null");
+		printf(", \"result\": \"%s\"}", result_name(v->stock_rc));
+	} else {
+		printf(", \"stock_dpkg_deb\": null");
+	}
+	printf("}\n");
 }
 
 /* Every check of "zdeb verify" on path, as r asks. */
@@ -246,11 +306,14 @@ verify_deb(const char *path, const struct zd_cli_read *r)
 	struct verify_state v;
 	char *sums = NULL;
 	size_t sums_len = 0;
-	int rc, rc2, found;
+	int rc, rc2, found, rcs[2];
 
-	if (zd_cli_open_deb(path, &deb) < 0)
-		return ZD_EXIT_ERROR;
 	memset(&v, 0, sizeof(v));
+	if (zd_cli_open_deb(path, &deb) < 0) {
+		if (r->json)
+			print_json(path, &deb, NULL, ZD_EXIT_ERROR, &v);
+		return ZD_EXIT_ERROR;
+	}
 	v.keep = true;
 	rc = verify_member(path, &deb.control, r, &v);
 	v.keep = false;
@@ -264,11 +327,15 @@ verify_deb(const char *path, const struct zd_cli_read *r)
 		rc2 = verify_member(path, &deb.data, r, &v);
 	free(sums);
 	free(v.buf);
+	rcs[0] = rc;
+	rcs[1] = rc2;
 	if (rc2 > rc)
 		rc = rc2;
 	if (rc == ZD_EXIT_OK && r->dpkg_deb)
 		rc = verify_stock(path, &deb, r, &v);
-	if (rc == ZD_EXIT_OK)
+	if (r->json)
+		print_json(path, &deb, rcs, rc, &v);
+	else if (rc == ZD_EXIT_OK)
 		printf("%s: ok%s%s\n", path,
 		       found > 0 ? " (files match md5sums)" : "",
 		       r->dpkg_deb ? " (stock dpkg-deb reads the same tars)" :
@@ -294,7 +361,7 @@ cmd_verify(int argc, char **argv)
 	struct zd_cli_read r;
 	int rc;
 
-	rc = zd_cli_read_args("verify", usage_text, argc, argv, false, 1, 1,
+	rc = zd_cli_read_args("verify", usage_text, argc, argv, true, 1, 1,
 	                      &r);
 	if (rc != 0)
 		return rc > 0 ? ZD_EXIT_OK : ZD_EXIT_ERROR;

@@ -91,6 +91,23 @@ zd_msg_stderr_is_tty(void)
 }
 
 void
+zd_msg_json_str(const char *s)
+{
+	putchar('"');
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+void
 zd_msg_progress(const char *stage, uint64_t bytes)
 {
 	if (bytes > 0)

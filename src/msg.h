@@ -30,6 +30,9 @@ int zd_msg_usage(const char *cmd, const char *fmt, ...)
 void zd_msg_warn_cb(void *ctx, const char *msg);
 /* True when fd 2 is a terminal (progress output). */
 int zd_msg_stderr_is_tty(void);
+/* s as a JSON string on stdout (quotes, backslashes and control
+ * characters escaped; other bytes as they are). */
+void zd_msg_json_str(const char *s);
 /* On a terminal: "PROG: STAGE (N MB)..." over the previous such line,
  * then erased by progress_end() (before any other message). */
 void zd_msg_progress(const char *stage, uint64_t bytes);

@@ -33,3 +33,30 @@ printf '\377\377\377\377' | dd of="$T/corrupt.deb" bs=1 seek=$((size - 200)) con
 expect_status 1 "$ZDEB" verify "$T/corrupt.deb"
 expect_stderr "data.tar.zst"
 ok "corrupted data: exit 1 naming the member"
+
+# --json: one object a script can read, the same exit status
+json_get() {	# json_get FILE EXPR: python's eval of EXPR on the object j
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+v = eval(sys.argv[2])
+print(*v) if isinstance(v, tuple) else print(v)' "$1" "$2"
+}
+expect_status 0 "$ZDEB" verify --json "$T/good.deb"
+[ "$(json_get "$T/stdout" 'j["result"], [m["result"] for m in j["members"]], j["md5sums"]["mismatched"], j["stock_dpkg_deb"]')" = \
+  "ok ['ok', 'ok'] 0 None" ] || fail "json good: $(cat "$T/stdout")"
+[ "$(json_get "$T/stdout" 'j["md5sums"]["checked"] > 0 and j["members"][1]["name"] == "data.tar.zst"')" = True ] ||
+	fail "json good: $(cat "$T/stdout")"
+expect_status 0 "$ZDEB" verify --json "$T/nosums.deb"
+[ "$(json_get "$T/stdout" 'j["result"], j["md5sums"]')" = "ok None" ] ||
+	fail "json without md5sums: $(cat "$T/stdout")"
+expect_status 1 "$ZDEB" verify --json "$T/bad.deb"
+[ "$(json_get "$T/stdout" 'j["result"], [m["result"] for m in j["members"]], j["md5sums"]["mismatched"]')" = \
+  "mismatch ['ok', 'mismatch'] 2" ] || fail "json bad md5sums: $(cat "$T/stdout")"
+expect_status 1 "$ZDEB" verify --json "$T/corrupt.deb"
+[ "$(json_get "$T/stdout" 'j["result"], j["members"][1]["result"]')" = "mismatch mismatch" ] ||
+	fail "json corrupt: $(cat "$T/stdout")"
+expect_status 2 "$ZDEB" verify --json "$T/missing.deb"
+[ "$(json_get "$T/stdout" 'j["result"], "members" in j, j["file"] == sys.argv[1].replace("stdout", "missing.deb")')" = \
+  "error False True" ] || fail "json missing file: $(cat "$T/stdout")"
+expect_stderr "missing.deb"
+ok "verify --json: result, members, md5sums counts; exit status as without it"

@@ -72,3 +72,19 @@ expect_status 1 "$ZDEB" build --verify -z1 --layout=pzstd "$T/pkg" "$T/bp.deb"
 expect_stderr "control.tar.zst: '$(command -v dpkg-deb) --ctrl-tarfile' writes 0 bytes"
 expect_status 0 "$ZDEB" verify "$T/bp.deb"
 ok "build --verify: exit 0 for the default layout, 1 for pzstd (the .deb is whole)"
+
+# --json names the stock program and its result
+stock_json() {
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+s = j["stock_dpkg_deb"]
+print(j["result"], s and s["program"], s and s["result"])' "$T/stdout"
+}
+expect_status 0 "$ZDEB" verify --json --dpkg-deb "$T/b.deb"
+[ "$(stock_json)" = "ok $(command -v dpkg-deb) ok" ] || fail "json ok: $(cat "$T/stdout")"
+expect_status 1 "$ZDEB" verify --json --dpkg-deb "$T/bp.deb"
+[ "$(stock_json)" = "mismatch $(command -v dpkg-deb) mismatch" ] ||
+	fail "json pzstd: $(cat "$T/stdout")"
+expect_status 2 "$ZDEB" verify --json --dpkg-deb="$ZDEB" "$T/b.deb"
+[ "$(stock_json)" = "error None error" ] || fail "json self: $(cat "$T/stdout")"
+ok "verify --json --dpkg-deb: the program and its result"
