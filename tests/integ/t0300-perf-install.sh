@@ -73,6 +73,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 	ok "--plot writes an SVG"
 fi
 
-expect_status 2 "$PERF" install --variants nope "$T/tree"
+mkdir "$T/tmp"
+TMPDIR=$T/tmp expect_status 2 "$PERF" install --variants nope "$T/tree"
 expect_stderr "unknown variant 'nope'"
-ok "unknown variant is an error"
+[ -z "$(ls "$T/tmp")" ] || fail "work directory left behind: $(ls "$T/tmp")"
+ok "unknown variant is an error, and leaves no work directory"
