@@ -25,15 +25,24 @@ current_umask(void)
 	return m;
 }
 
+/* The temporary file: beside the output, or for a device in TMPDIR. */
 static int
 open_temp(struct zd_debout *d, struct zd_error *err)
 {
-	size_t n = strlen(d->path) + sizeof(".zdeb-XXXXXX");
+	const char *dir = getenv("TMPDIR");
+	size_t n;
 
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	n = (d->device ? strlen(dir) + 1 : strlen(d->path)) +
+	    sizeof(".zdeb-XXXXXX");
 	d->tmp_path = malloc(n);
 	if (d->tmp_path == NULL)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	snprintf(d->tmp_path, n, "%s.zdeb-XXXXXX", d->path);
+	if (d->device)
+		snprintf(d->tmp_path, n, "%s/.zdeb-XXXXXX", dir);
+	else
+		snprintf(d->tmp_path, n, "%s.zdeb-XXXXXX", d->path);
 	d->fd = mkostemp(d->tmp_path, O_CLOEXEC);
 	if (d->fd < 0) {
 		zd_err_errno(err, ZD_E_IO, "cannot create '%s'", d->tmp_path);
@@ -52,6 +61,7 @@ zd_debout_open(struct zd_debout *d, const char *path, uint64_t mtime,
                struct zd_error *err)
 {
 	static const char version[] = "2.0\n";
+	struct stat st;
 
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
@@ -59,6 +69,8 @@ zd_debout_open(struct zd_debout *d, const char *path, uint64_t mtime,
 	d->path = strdup(path);
 	if (d->path == NULL)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	d->device = stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	            !S_ISDIR(st.st_mode);
 	if (open_temp(d, err) < 0)
 		return -1;
 	if (zd_ar_write_magic(d->fd, err) < 0 ||
@@ -96,11 +108,47 @@ zd_debout_end(struct zd_debout *d, const char *name, uint64_t off,
 	return 0;
 }
 
+/* The finished package into the device (or FIFO) at d->path. */
+static int
+copy_out(struct zd_debout *d, struct zd_error *err)
+{
+	struct zd_region r = { d->fd, 0, 0 };
+	struct stat st;
+	struct zd_sink sink;
+	int out, rc;
+
+	if (fstat(d->fd, &st) < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot stat '%s'",
+		                    d->tmp_path);
+	r.len = (uint64_t)st.st_size;
+	out = open(d->path, O_WRONLY | O_CLOEXEC);
+	if (out < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot open '%s'", d->path);
+	sink.write = zd_sink_fd_write;
+	sink.ctx = &out;
+	rc = zd_copy_region(&r, &sink, err);
+	if (close(out) < 0 && rc == 0)
+		rc = zd_err_errno(err, ZD_E_IO, "cannot write '%s'", d->path);
+	if (rc < 0)
+		zd_err_prefix(err, "cannot write '%s'", d->path);
+	return rc;
+}
+
 int
 zd_debout_commit(struct zd_debout *d, struct zd_error *err)
 {
 	int fd = d->fd;
 
+	if (d->device) {
+		if (copy_out(d, err) < 0)
+			return -1;
+		unlink(d->tmp_path);
+		free(d->tmp_path);
+		d->tmp_path = NULL;
+		close(fd);
+		d->fd = -1;
+		return 0;
+	}
 	d->fd = -1;
 	if (close(fd) < 0)
 		return zd_err_errno(err, ZD_E_IO, "cannot write '%s'",

@@ -7,11 +7,15 @@
  * the file right after a blank ar header, which is filled in once the
  * member's size is known.  Nothing is copied afterwards.  The file is
  * renamed to the output path when complete; on failure it is removed, so
- * nothing is left at the output path.
+ * nothing is left at the output path.  An output path that exists and is
+ * not a regular file or a directory (/dev/null, a FIFO) is never replaced:
+ * the package is made in TMPDIR (else /tmp) and copied into it at the end,
+ * as dpkg-deb writes into it.
  */
 #ifndef ZDEB_DEBOUT_H
 #define ZDEB_DEBOUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "lib/error.h"
@@ -22,6 +26,7 @@ struct zd_debout {
 	char *tmp_path;		/* "PATH.zdeb-XXXXXX"; NULL once renamed */
 	uint64_t mtime;		/* of every ar member */
 	uint64_t hdr_off;	/* the header of the member begun */
+	bool device;		/* path is a device or FIFO: copy into it */
 };
 
 /*
@@ -41,7 +46,8 @@ int zd_debout_begin(struct zd_debout *d, struct zd_error *err);
  */
 int zd_debout_end(struct zd_debout *d, const char *name, uint64_t off,
                   uint64_t size, struct zd_error *err);
-/* Closes the file and renames it to the output path. */
+/* Closes the file and renames it to the output path (or copies it into
+ * the device and removes it). */
 int zd_debout_commit(struct zd_debout *d, struct zd_error *err);
 /* Removes the temporary file unless committed, and frees d. */
 void zd_debout_abort(struct zd_debout *d);

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -117,6 +118,47 @@ START_TEST(test_debout_gap_refused)
 }
 END_TEST
 
+/* An existing FIFO at the output path gets the bytes and stays a FIFO;
+ * the package is made in TMPDIR, which is empty again after commit. */
+START_TEST(test_debout_fifo_written_into)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_debout d;
+	struct stat st;
+	const char *fifo = zd_test_path("fifo");
+	const char *got = zd_test_path("got.deb");
+	const char *ref = zd_test_path("ref.deb");
+	uint64_t off;
+	int tries;
+
+	ck_assert_int_eq(zd_test_sh("cd '%s' && mkdir t && mkfifo fifo && "
+	                            "{ cat fifo >got.deb & }", zd_test_tmpdir),
+	                 0);
+	ck_assert_int_eq(setenv("TMPDIR", zd_test_path("t"), 1), 0);
+	ck_assert_zd_ok(zd_debout_open(&d, fifo, 1700000000, &err), &err);
+	off = put_member(&d, "ctl");
+	ck_assert_zd_ok(zd_debout_end(&d, "control.tar", off, 3, &err), &err);
+	off = put_member(&d, "data");
+	ck_assert_zd_ok(zd_debout_end(&d, "data.tar", off, 4, &err), &err);
+	ck_assert_zd_ok(zd_debout_commit(&d, &err), &err);
+	zd_debout_abort(&d);
+	unsetenv("TMPDIR");
+
+	ck_assert_int_eq(stat(fifo, &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+	write_reference(ref);
+	/* cat has the last bytes once it sees the end: wait for it */
+	for (tries = 0; tries < 100; tries++) {
+		if (zd_test_sh("cmp -s '%s' '%s'", got, ref) == 0)
+			break;
+		usleep(20000);
+	}
+	ck_assert_int_lt(tries, 100);
+	ck_assert_int_eq(zd_test_sh("test -z \"$(ls -A '%s/t')\"",
+	                            zd_test_tmpdir), 0);
+}
+END_TEST
+
 START_TEST(test_debout_open_fails)
 {
 	struct zd_error err = ZD_ERROR_INIT;
@@ -138,6 +180,7 @@ debout_suite(void)
 	TCase *malformed = zd_test_tcase(s, "malformed");
 
 	tcase_add_test(core, test_debout_members);
+	tcase_add_test(core, test_debout_fifo_written_into);
 	tcase_add_test(malformed, test_debout_size_mismatch_leaves_nothing);
 	tcase_add_test(malformed, test_debout_gap_refused);
 	tcase_add_test(malformed, test_debout_open_fails);
