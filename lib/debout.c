@@ -34,7 +34,7 @@ open_temp(struct zd_debout *d, struct zd_error *err)
 
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
-	n = (d->device ? strlen(dir) + 1 : strlen(d->path)) +
+	n = (d->device ? strlen(dir) + 1 : strlen(d->target)) +
 	    sizeof(".zdeb-XXXXXX");
 	d->tmp_path = malloc(n);
 	if (d->tmp_path == NULL)
@@ -42,7 +42,7 @@ open_temp(struct zd_debout *d, struct zd_error *err)
 	if (d->device)
 		snprintf(d->tmp_path, n, "%s/.zdeb-XXXXXX", dir);
 	else
-		snprintf(d->tmp_path, n, "%s.zdeb-XXXXXX", d->path);
+		snprintf(d->tmp_path, n, "%s.zdeb-XXXXXX", d->target);
 	d->fd = mkostemp(d->tmp_path, O_CLOEXEC);
 	if (d->fd < 0) {
 		zd_err_errno(err, ZD_E_IO, "cannot create '%s'", d->tmp_path);
@@ -56,6 +56,25 @@ open_temp(struct zd_debout *d, struct zd_error *err)
 	return 0;
 }
 
+/*
+ * Where the finished file is renamed to: through a symlink to an existing
+ * file, as dpkg-deb writes through it (a rename over the link would
+ * replace the link, /dev/stdout say); else path itself.
+ */
+static char *
+final_path(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		char *r = realpath(path, NULL);
+
+		if (r != NULL)
+			return r;
+	}
+	return strdup(path);
+}
+
 int
 zd_debout_open(struct zd_debout *d, const char *path, uint64_t mtime,
                struct zd_error *err)
@@ -67,7 +86,8 @@ zd_debout_open(struct zd_debout *d, const char *path, uint64_t mtime,
 	d->fd = -1;
 	d->mtime = mtime;
 	d->path = strdup(path);
-	if (d->path == NULL)
+	d->target = final_path(path);
+	if (d->path == NULL || d->target == NULL)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
 	d->device = stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
 	            !S_ISDIR(st.st_mode);
@@ -153,9 +173,9 @@ zd_debout_commit(struct zd_debout *d, struct zd_error *err)
 	if (close(fd) < 0)
 		return zd_err_errno(err, ZD_E_IO, "cannot write '%s'",
 		                    d->path);
-	if (rename(d->tmp_path, d->path) < 0)
+	if (rename(d->tmp_path, d->target) < 0)
 		return zd_err_errno(err, ZD_E_IO, "cannot rename '%s' to '%s'",
-		                    d->tmp_path, d->path);
+		                    d->tmp_path, d->target);
 	free(d->tmp_path);
 	d->tmp_path = NULL;
 	return 0;
@@ -172,6 +192,7 @@ zd_debout_abort(struct zd_debout *d)
 		unlink(d->tmp_path);
 	free(d->tmp_path);
 	free(d->path);
+	free(d->target);
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
 	errno = saved;

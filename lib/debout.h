@@ -10,7 +10,8 @@
  * nothing is left at the output path.  An output path that exists and is
  * not a regular file or a directory (/dev/null, a FIFO) is never replaced:
  * the package is made in TMPDIR (else /tmp) and copied into it at the end,
- * as dpkg-deb writes into it.
+ * as dpkg-deb writes into it.  A symlink to a file is written through
+ * (the file is replaced, the link kept), as dpkg-deb does.
  */
 #ifndef ZDEB_DEBOUT_H
 #define ZDEB_DEBOUT_H
@@ -23,6 +24,8 @@
 struct zd_debout {
 	int fd;			/* the temporary file: members go here */
 	char *path;		/* the output path */
+	char *target;		/* what is renamed to: path, or through
+				 * its symlink the file it points to */
 	char *tmp_path;		/* "PATH.zdeb-XXXXXX"; NULL once renamed */
 	uint64_t mtime;		/* of every ar member */
 	uint64_t hdr_off;	/* the header of the member begun */

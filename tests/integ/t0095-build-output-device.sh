@@ -51,3 +51,19 @@ no_temp fifo
 cmp "$T/want.deb" "$T/got.deb" || fail "/dev/stdout got other bytes"
 no_temp stdout
 ok "build into a FIFO and into /dev/stdout (a pipe): the bytes of a regular build"
+
+# A symlink to a file is written through, as dpkg-deb does: the link stays
+# and the file it points to gets the package.  (Renaming over the link
+# would, for /dev/stdout, replace the system's /dev/stdout; a link of our
+# own to /proc/self/fd/1 stands in for it here.)
+echo old >"$T/real"
+ln -s real "$T/link"
+expect_status 0 "$ZDEB" build -z1 "$T/pkg" "$T/link"
+[ -L "$T/link" ] || fail "the symlink was replaced: $(ls -l "$T/link")"
+cmp "$T/want.deb" "$T/real" || fail "the symlink's target did not get the package"
+ln -s /proc/self/fd/1 "$T/fd1-link"
+"$ZDEB" build -z1 "$T/pkg" "$T/fd1-link" >"$T/got.deb" || fail "build to a /dev/stdout-like link"
+[ -L "$T/fd1-link" ] || fail "the /proc/self/fd/1 link was replaced"
+cmp "$T/want.deb" "$T/got.deb" || fail "stdout redirected to a file got other bytes"
+no_temp symlink
+ok "a symlink to a file (and one to /proc/self/fd/1) is written through, never replaced"
