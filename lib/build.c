@@ -91,26 +91,27 @@ typedef int tarbuild_fn(const char *dir, const struct zd_tar_opts *o,
                         const struct zd_sink *out, uint64_t *size,
                         struct zd_error *err);
 
-/* The encoder's sink, reporting progress every PROGRESS_EVERY bytes. */
-#define PROGRESS_EVERY (UINT64_C(16) << 20)
+/* The encoder's sink, naming the member and the .deb on errors. */
 struct fed {
 	struct zd_encoder *e;
 	const struct zd_build_opts *o;
 	const char *what;
 	const char *path;	/* the .deb */
-	uint64_t bytes, told;
 };
+
+static void
+fed_progress(void *ctx, uint64_t bytes)
+{
+	struct fed *f = ctx;
+
+	report(f->o, f->what, bytes);
+}
 
 static int
 fed_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
 {
 	struct fed *f = ctx;
 
-	f->bytes += len;
-	if (f->bytes - f->told >= PROGRESS_EVERY) {
-		report(f->o, f->what, f->bytes);
-		f->told = f->bytes;
-	}
 	if (zd_encoder_write(f->e, buf, len, err) < 0) {
 		zd_err_prefix(err, "cannot write %s for '%s'", f->what,
 		              f->path);
@@ -129,7 +130,7 @@ make_member(const char *dir, tarbuild_fn *fn, const struct zd_tar_opts *to,
             const char *name, const struct zd_build_opts *o,
             struct zd_debout *out, struct zd_error *err)
 {
-	struct fed f = { NULL, o, what, out->path, 0, 0 };
+	struct fed f = { NULL, o, what, out->path };
 	struct zd_sink sink = { fed_write, &f };
 	uint64_t in_size, off, size;
 	int rc = -1;
@@ -141,6 +142,8 @@ make_member(const char *dir, tarbuild_fn *fn, const struct zd_tar_opts *to,
 		zd_err_prefix(err, "cannot compress %s", what);
 		return -1;
 	}
+	if (o->progress != NULL)
+		zd_encoder_on_progress(f.e, fed_progress, &f);
 	report(o, what, 0);
 	if (fn(dir, to, &sink, NULL, err) < 0)
 		goto out;

@@ -21,6 +21,9 @@ struct zd_encoder {
 	struct zd_zseg_writer *zw;	/* zstd's segmented layouts */
 	struct zd_cstream *cs;		/* gzip, xz */
 	uint64_t fed;
+	zd_encoder_progress_fn progress;
+	void *progress_ctx;
+	uint64_t told;			/* fed at the last progress call */
 };
 
 static bool
@@ -74,6 +77,14 @@ fail:
 	return NULL;
 }
 
+void
+zd_encoder_on_progress(struct zd_encoder *e, zd_encoder_progress_fn fn,
+                       void *ctx)
+{
+	e->progress = fn;
+	e->progress_ctx = ctx;
+}
+
 int
 zd_encoder_write(void *ctx, const void *buf, size_t len,
                  struct zd_error *err)
@@ -81,6 +92,11 @@ zd_encoder_write(void *ctx, const void *buf, size_t len,
 	struct zd_encoder *e = ctx;
 
 	e->fed += len;
+	if (e->progress != NULL &&
+	    e->fed - e->told >= ZD_ENCODER_PROGRESS_EVERY) {
+		e->progress(e->progress_ctx, e->fed);
+		e->told = e->fed;
+	}
 	if (e->zw != NULL)
 		return zd_zseg_writer_write(e->zw, buf, len, err);
 	if (e->cs != NULL)

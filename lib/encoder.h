@@ -25,6 +25,12 @@ struct zd_encoder;
  * must outlive the encoder.  NULL with err set. */
 struct zd_encoder *zd_encoder_new(const struct zd_comp_params *p, int out_fd,
                                   struct zd_error *err);
+/* Progress: called with the bytes fed so far, each time another
+ * ZD_ENCODER_PROGRESS_EVERY of them has been fed. */
+typedef void (*zd_encoder_progress_fn)(void *ctx, uint64_t fed);
+#define ZD_ENCODER_PROGRESS_EVERY (UINT64_C(16) << 20)
+void zd_encoder_on_progress(struct zd_encoder *e, zd_encoder_progress_fn fn,
+                            void *ctx);
 /* Feeds len bytes; a zd_sink write function (ctx: the encoder). */
 int zd_encoder_write(void *e, const void *buf, size_t len,
                      struct zd_error *err);

@@ -32,25 +32,11 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The encoder's sink, saying how far it is on a terminal. */
-#define PROGRESS_EVERY (UINT64_C(16) << 20)
-struct fed {
-	struct zd_encoder *e;
-	const char *stage;	/* NULL: not a terminal */
-	uint64_t bytes, told;
-};
-
-static int
-fed_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
+/* The encoder's progress on a terminal; ctx: the stage. */
+static void
+show_progress(void *ctx, uint64_t bytes)
 {
-	struct fed *f = ctx;
-
-	f->bytes += len;
-	if (f->stage != NULL && f->bytes - f->told >= PROGRESS_EVERY) {
-		zd_msg_progress(f->stage, f->bytes);
-		f->told = f->bytes;
-	}
-	return zd_encoder_write(f->e, buf, len, err);
+	zd_msg_progress(ctx, bytes);
 }
 
 /* Decodes m straight into the encoder, whose output goes straight into
@@ -61,33 +47,36 @@ recode(const struct zd_deb_member *m, const char *base,
        struct zd_error *err)
 {
 	char stage[64];
-	struct fed f = { NULL, NULL, 0, 0 };
+	bool tty = zd_msg_stderr_is_tty();
 	struct zd_dec_params p;
-	struct zd_sink sink = { fed_write, &f };
+	struct zd_encoder *e;
+	struct zd_sink sink;
 	char name[ZD_AR_NAME_MAX + 2];
 	uint64_t off, size;
 	int rc = -1;
 
 	if (zd_debout_begin(out, err) < 0)
 		return -1;
-	f.e = zd_encoder_new(cp, out->fd, err);
-	if (f.e == NULL)
+	e = zd_encoder_new(cp, out->fd, err);
+	if (e == NULL)
 		return -1;
-	if (zd_msg_stderr_is_tty()) {
+	sink.write = zd_encoder_write;
+	sink.ctx = e;
+	if (tty) {
 		snprintf(stage, sizeof(stage), "recompressing %s", base);
-		f.stage = stage;
+		zd_encoder_on_progress(e, show_progress, stage);
 		zd_msg_progress(stage, 0);
 	}
 	zd_cli_dec_params(&p, cp->threads);
 	if (zd_member_decode(m, &p, &sink, err) < 0 ||
-	    zd_encoder_finish(f.e, &off, &size, NULL, err) < 0)
+	    zd_encoder_finish(e, &off, &size, NULL, err) < 0)
 		goto out;
 	snprintf(name, sizeof(name), "%s%s", base, zd_codec_get(cp->type)->ext);
 	rc = zd_debout_end(out, name, off, size, err);
 out:
-	if (f.stage != NULL)
+	if (tty)
 		zd_msg_progress_end();
-	zd_encoder_free(f.e);
+	zd_encoder_free(e);
 	return rc;
 }
 

@@ -114,6 +114,53 @@ START_TEST(test_encoder_in_place)
 }
 END_TEST
 
+/* Records each progress call's count of bytes fed. */
+struct calls {
+	uint64_t fed[8];
+	size_t n;
+};
+
+static void
+record_progress(void *ctx, uint64_t fed)
+{
+	struct calls *c = ctx;
+
+	ck_assert_uint_lt(c->n, 8);
+	c->fed[c->n++] = fed;
+}
+
+/* 40 MiB fed in 3 MiB pieces: called at the first piece past each 16 MiB
+ * since the last call, with the bytes fed so far, and never without. */
+START_TEST(test_encoder_progress)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_comp_params p;
+	struct zd_encoder *e;
+	struct calls c = { { 0 }, 0 };
+	size_t piece = 3u << 20;
+	unsigned char *buf = calloc(1, piece);
+	uint64_t off, size;
+	int fd = zd_tmpfile(&err);
+
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_ge(fd, 0);
+	params(&p, 0, 1);	/* no compression: fast */
+	e = zd_encoder_new(&p, fd, &err);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_zd_ok(zd_encoder_write(e, buf, piece, &err), &err);
+	zd_encoder_on_progress(e, record_progress, &c);
+	for (int i = 1; i < 14; i++)	/* 42 MiB fed in all */
+		ck_assert_zd_ok(zd_encoder_write(e, buf, piece, &err), &err);
+	ck_assert_zd_ok(zd_encoder_finish(e, &off, &size, NULL, &err), &err);
+	ck_assert_uint_eq(c.n, 2);
+	ck_assert_uint_eq(c.fed[0], 18u << 20);	/* first >= 16 MiB */
+	ck_assert_uint_eq(c.fed[1], 36u << 20);	/* 18 more */
+	zd_encoder_free(e);
+	free(buf);
+	close(fd);
+}
+END_TEST
+
 START_TEST(test_encoder_bad_params)
 {
 	struct zd_error err = ZD_ERROR_INIT;
@@ -151,6 +198,7 @@ encoder_suite(void)
 	                    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_loop_test(core, test_encoder_in_place, 0,
 	                    (int)(sizeof(cases) / sizeof(cases[0])));
+	tcase_add_test(core, test_encoder_progress);
 	tcase_add_test(malformed, test_encoder_bad_params);
 	suite_add_tcase(s, malformed);
 	return s;
