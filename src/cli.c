@@ -262,7 +262,7 @@ zd_cli_comp_resolve(const char *cmd, const struct zd_cli_comp *raw,
 
 int
 zd_cli_read_args(const char *cmd, const char *usage, int argc, char **argv,
-                 bool allow_json, int min_args, int max_args,
+                 unsigned allow, int min_args, int max_args,
                  struct zd_cli_read *r)
 {
 	static const struct option longopts[] = {
@@ -291,7 +291,7 @@ zd_cli_read_args(const char *cmd, const char *usage, int argc, char **argv,
 				return -1;
 			break;
 		case ZD_OPT_JSON:
-			if (!allow_json)
+			if (!(allow & ZD_CLI_JSON))
 				goto bad;
 			r->json = true;
 			break;
@@ -316,7 +316,7 @@ zd_cli_read_args(const char *cmd, const char *usage, int argc, char **argv,
 			r->allow_devices = true;
 			break;
 		case ZD_OPT_DPKG_DEB:
-			if (strcmp(cmd, "verify") != 0)
+			if (!(allow & ZD_CLI_DPKG_DEB))
 				goto bad;
 			r->dpkg_deb = true;
 			r->dpkg_deb_prog = optarg;

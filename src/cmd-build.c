@@ -96,22 +96,18 @@ static void
 print_settings(const struct zd_comp_params *p)
 {
 	const struct zd_codec *c = zd_codec_get(p->type);
+	char seg[80] = "";
 
 	if (p->type == ZD_COMP_ZSTD && p->layout != ZD_LAYOUT_SINGLE)
+		snprintf(seg, sizeof(seg), ", segments of about %.1f MiB%s",
+		         (double)zd_zseg_target_size(p, UINT64_MAX) / (1 << 20),
+		         p->segment_size == 0 && p->layout != ZD_LAYOUT_PZSTD ?
+		         " (one below 1 MiB of tar)" : "");
+	if (p->type == ZD_COMP_ZSTD)
 		zd_msg_info("compressor zstd, level %d, threads %u, layout %s"
-		            "%s, segments of about %.1f MiB%s", p->level,
-		            p->threads, zd_cli_layout_name(p->layout),
-		            p->zstd_long ? ", long" : "",
-		            (double)zd_zseg_target_size(p, UINT64_MAX) /
-		            (1 << 20),
-		            p->segment_size == 0 &&
-		            p->layout != ZD_LAYOUT_PZSTD ?
-		            " (one below 1 MiB of tar)" : "");
-	else if (p->type == ZD_COMP_ZSTD)
-		zd_msg_info("compressor zstd, level %d, threads %u, layout %s"
-		            "%s", p->level, p->threads,
+		            "%s%s", p->level, p->threads,
 		            zd_cli_layout_name(p->layout),
-		            p->zstd_long ? ", long" : "");
+		            p->zstd_long ? ", long" : "", seg);
 	else
 		zd_msg_info("compressor %s, level %d, threads %u%s%s",
 		            c->name, p->level, p->threads,

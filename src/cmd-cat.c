@@ -34,7 +34,7 @@ cat_member(const char *cmd, const char *usage, bool data, int argc,
 	struct zd_sink sink = ZD_SINK_FD(&fd);
 	int rc;
 
-	rc = zd_cli_read_args(cmd, usage, argc, argv, false, 1, 1, &r);
+	rc = zd_cli_read_args(cmd, usage, argc, argv, 0, 1, 1, &r);
 	if (rc != 0)
 		return rc > 0 ? ZD_EXIT_OK : ZD_EXIT_ERROR;
 	if (isatty(1)) {

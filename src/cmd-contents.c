@@ -25,7 +25,7 @@ cmd_contents(int argc, char **argv)
 	struct zd_deb deb = { .fd = -1 };
 	int rc;
 
-	rc = zd_cli_read_args("contents", usage_text, argc, argv, false, 1, 1,
+	rc = zd_cli_read_args("contents", usage_text, argc, argv, 0, 1, 1,
 	                      &r);
 	if (rc != 0)
 		return rc > 0 ? ZD_EXIT_OK : ZD_EXIT_ERROR;

@@ -93,7 +93,7 @@ run(const char *cmd, const char *usage, bool data, int argc, char **argv)
 	const char *dir;
 	int rc;
 
-	rc = zd_cli_read_args(cmd, usage, argc, argv, false, data ? 2 : 1, 2,
+	rc = zd_cli_read_args(cmd, usage, argc, argv, 0, data ? 2 : 1, 2,
 	                      &r);
 	if (rc != 0)
 		return rc > 0 ? ZD_EXIT_OK : ZD_EXIT_ERROR;

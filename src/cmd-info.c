@@ -120,7 +120,8 @@ cmd_info(int argc, char **argv)
 	struct member_info mi[3];
 	int rc;
 
-	rc = zd_cli_read_args("info", usage_text, argc, argv, true, 1, 1, &r);
+	rc = zd_cli_read_args("info", usage_text, argc, argv, ZD_CLI_JSON, 1, 1,
+	                      &r);
 	if (rc != 0)
 		return rc > 0 ? ZD_EXIT_OK : ZD_EXIT_ERROR;
 	if (zd_cli_open_deb(r.args[0], &deb) < 0)

@@ -361,8 +361,8 @@ cmd_verify(int argc, char **argv)
 	struct zd_cli_read r;
 	int rc;
 
-	rc = zd_cli_read_args("verify", usage_text, argc, argv, true, 1, 1,
-	                      &r);
+	rc = zd_cli_read_args("verify", usage_text, argc, argv,
+	                      ZD_CLI_JSON | ZD_CLI_DPKG_DEB, 1, 1, &r);
 	if (rc != 0)
 		return rc > 0 ? ZD_EXIT_OK : ZD_EXIT_ERROR;
 	return verify_deb(r.args[0], &r);

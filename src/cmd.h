@@ -109,15 +109,21 @@ struct zd_cli_read {
 	int nargs;
 };
 
+/* Options only some commands take (zd_cli_read_args' allow). */
+enum {
+	ZD_CLI_JSON = 1 << 0,		/* --json */
+	ZD_CLI_DPKG_DEB = 1 << 1,	/* --dpkg-deb[=PROG] */
+};
+
 /*
- * Parses "-T N", "--json" (when allow_json), "--max-window SIZE",
- * "--max-size SIZE", "--allow-devices", "--dpkg-deb[=PROG]" (verify only),
- * "--help" and between min_args
+ * Parses "-T N", "--json" and "--dpkg-deb[=PROG]" (when allowed),
+ * "--max-window SIZE", "--max-size SIZE", "--allow-devices", "--help" and
+ * between min_args
  * and max_args positional arguments.  Returns 0, 1 when --help was printed,
  * or -1 after printing a usage error.
  */
 int zd_cli_read_args(const char *cmd, const char *usage, int argc,
-                     char **argv, bool allow_json, int min_args,
+                     char **argv, unsigned allow, int min_args,
                      int max_args, struct zd_cli_read *r);
 
 /*

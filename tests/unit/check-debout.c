@@ -30,6 +30,20 @@ put_member(struct zd_debout *d, const char *bytes)
 	return (uint64_t)off;
 }
 
+/* The members of the reference archive below into d, then commit. */
+static void
+finish_reference(struct zd_debout *d)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	uint64_t off;
+
+	off = put_member(d, "ctl");	/* odd: padded */
+	ck_assert_zd_ok(zd_debout_end(d, "control.tar", off, 3, &err), &err);
+	off = put_member(d, "data");
+	ck_assert_zd_ok(zd_debout_end(d, "data.tar", off, 4, &err), &err);
+	ck_assert_zd_ok(zd_debout_commit(d, &err), &err);
+}
+
 /* The same archive made with the plain ar writer, into path. */
 static void
 write_reference(const char *path)
@@ -55,18 +69,13 @@ START_TEST(test_debout_members)
 	struct stat st;
 	const char *out = zd_test_path("o/x.deb");
 	const char *ref = zd_test_path("ref.deb");
-	uint64_t off;
 	mode_t old = umask(022);
 
 	ck_assert_int_eq(zd_test_sh("mkdir '%s/o'", zd_test_tmpdir), 0);
 	ck_assert_zd_ok(zd_debout_open(&d, out, 1700000000, &err), &err);
 	/* nothing at the output path until commit */
 	ck_assert_int_ne(access(out, F_OK), 0);
-	off = put_member(&d, "ctl");	/* odd: padded */
-	ck_assert_zd_ok(zd_debout_end(&d, "control.tar", off, 3, &err), &err);
-	off = put_member(&d, "data");
-	ck_assert_zd_ok(zd_debout_end(&d, "data.tar", off, 4, &err), &err);
-	ck_assert_zd_ok(zd_debout_commit(&d, &err), &err);
+	finish_reference(&d);
 	zd_debout_abort(&d);	/* after commit: frees only */
 	umask(old);
 
@@ -128,7 +137,6 @@ START_TEST(test_debout_fifo_written_into)
 	const char *fifo = zd_test_path("fifo");
 	const char *got = zd_test_path("got.deb");
 	const char *ref = zd_test_path("ref.deb");
-	uint64_t off;
 	int tries;
 
 	ck_assert_int_eq(zd_test_sh("cd '%s' && mkdir t && mkfifo fifo && "
@@ -136,11 +144,7 @@ START_TEST(test_debout_fifo_written_into)
 	                 0);
 	ck_assert_int_eq(setenv("TMPDIR", zd_test_path("t"), 1), 0);
 	ck_assert_zd_ok(zd_debout_open(&d, fifo, 1700000000, &err), &err);
-	off = put_member(&d, "ctl");
-	ck_assert_zd_ok(zd_debout_end(&d, "control.tar", off, 3, &err), &err);
-	off = put_member(&d, "data");
-	ck_assert_zd_ok(zd_debout_end(&d, "data.tar", off, 4, &err), &err);
-	ck_assert_zd_ok(zd_debout_commit(&d, &err), &err);
+	finish_reference(&d);
 	zd_debout_abort(&d);
 	unsetenv("TMPDIR");
 
