@@ -27,9 +27,9 @@
 
 #include "src/cmd.h"
 #include "src/msg.h"
+#include "src/stockdeb.h"
 
 #define DPKG_DEB "/usr/bin/dpkg-deb"
-#define DIVERTED "/usr/bin/dpkg-deb.distrib"
 #define DIVERT_PACKAGE "zdeb"
 
 /*
@@ -476,8 +476,8 @@ do_install(struct integ *in)
 	}
 
 	rc = dpkg_divert(in, NULL, 0, "--rename", "--add", "--package",
-	                 DIVERT_PACKAGE, "--divert", DIVERTED, DPKG_DEB,
-	                 NULL);
+	                 DIVERT_PACKAGE, "--divert", ZD_DPKG_DEB_DIVERTED,
+	                 DPKG_DEB, NULL);
 	if (rc != 0) {
 		zd_msg_error("dpkg-divert --add failed (exit status %d): "
 		             "nothing changed", rc);
@@ -486,13 +486,13 @@ do_install(struct integ *in)
 	if (put_symlink(self, in->link) < 0) {
 		zd_msg_info("undoing the diversion");
 		dpkg_divert(in, NULL, 0, "--rename", "--remove", "--package",
-		            DIVERT_PACKAGE, "--divert", DIVERTED, DPKG_DEB,
-		            NULL);
+		            DIVERT_PACKAGE, "--divert", ZD_DPKG_DEB_DIVERTED,
+		            DPKG_DEB, NULL);
 		return ZD_EXIT_ERROR;
 	}
 	zd_msg_info("'%s' is now zdeb (%s); the real dpkg-deb %s is '%s'",
 	            DPKG_DEB, self, ver[0] != '\0' ? ver : "(unknown)",
-	            DIVERTED);
+	            ZD_DPKG_DEB_DIVERTED);
 	return ZD_EXIT_OK;
 }
 
@@ -514,10 +514,10 @@ do_remove(struct integ *in)
 		             "touching it", DPKG_DEB, owner);
 		return ZD_EXIT_ERROR;
 	}
-	if (strcmp(to, DIVERTED) != 0) {
+	if (strcmp(to, ZD_DPKG_DEB_DIVERTED) != 0) {
 		zd_msg_error("zdeb's diversion of '%s' goes to '%s', not '%s': "
 		             "remove it with dpkg-divert", DPKG_DEB, to,
-		             DIVERTED);
+		             ZD_DPKG_DEB_DIVERTED);
 		return ZD_EXIT_ERROR;
 	}
 	if (access(in->distrib, F_OK) != 0 && !in->force) {
@@ -538,8 +538,8 @@ do_remove(struct integ *in)
 		return ZD_EXIT_ERROR;
 	}
 	rc = dpkg_divert(in, NULL, 0, "--rename", "--remove", "--package",
-	                 DIVERT_PACKAGE, "--divert", DIVERTED, DPKG_DEB,
-	                 NULL);
+	                 DIVERT_PACKAGE, "--divert", ZD_DPKG_DEB_DIVERTED,
+	                 DPKG_DEB, NULL);
 	if (rc != 0) {
 		zd_msg_error("dpkg-divert --remove failed (exit status %d)",
 		             rc);
@@ -579,8 +579,9 @@ do_status(struct integ *in)
 	             sizeof(ver), &how);
 	binary_version(diverted ? in->distrib : in->link, pver,
 	               sizeof(pver));
-	printf("real dpkg-deb: %s, version %s\n", diverted ? DIVERTED :
-	       DPKG_DEB, pver[0] != '\0' ? pver : "unknown");
+	printf("real dpkg-deb: %s, version %s\n",
+	       diverted ? ZD_DPKG_DEB_DIVERTED : DPKG_DEB,
+	       pver[0] != '\0' ? pver : "unknown");
 	if (strcmp(how, "dpkg-query") == 0)
 		printf("dpkg package: %s\n", ver);
 	if (diverted) {
@@ -590,7 +591,7 @@ do_status(struct integ *in)
 		else if (access(in->distrib, X_OK) != 0)
 			problem = "diverted, but /usr/bin/dpkg-deb.distrib is "
 			          "missing";
-		else if (strcmp(to, DIVERTED) != 0)
+		else if (strcmp(to, ZD_DPKG_DEB_DIVERTED) != 0)
 			problem = "diverted to an unexpected name";
 	} else if (linked == 1 && zdeb_path(in, self, sizeof(self)) &&
 	           strcmp(cur, self) == 0) {
@@ -650,7 +651,8 @@ cmd_integrate(int argc, char **argv)
 			in.root = NULL;
 	}
 	if (!root_path(&in, DPKG_DEB, in.link, sizeof(in.link)) ||
-	    !root_path(&in, DIVERTED, in.distrib, sizeof(in.distrib)))
+	    !root_path(&in, ZD_DPKG_DEB_DIVERTED, in.distrib,
+	               sizeof(in.distrib)))
 		return ZD_EXIT_ERROR;
 	if (strcmp(action, "install") == 0)
 		return do_install(&in);

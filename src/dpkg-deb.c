@@ -26,6 +26,7 @@
 #include "src/cmd.h"
 #include "src/dd.h"
 #include "src/msg.h"
+#include "src/stockdeb.h"
 
 struct dd_opts dd_opts;
 
@@ -101,18 +102,11 @@ dd_debug(const char *fmt, ...)
 static const char *
 real_dpkg_deb(void)
 {
-	static const char diverted[] = "/usr/bin/dpkg-deb.distrib";
 	static const char stock[] = "/usr/bin/dpkg-deb";
-	char self[PATH_MAX], other[PATH_MAX];
 
-	if (access(diverted, X_OK) == 0)
-		return diverted;
-	if (access(stock, X_OK) != 0)
-		return NULL;
-	if (realpath("/proc/self/exe", self) == NULL ||
-	    realpath(stock, other) == NULL)
-		return NULL;
-	if (strcmp(self, other) == 0)
+	if (access(ZD_DPKG_DEB_DIVERTED, X_OK) == 0)
+		return ZD_DPKG_DEB_DIVERTED;
+	if (access(stock, X_OK) != 0 || zd_stockdeb_is_self(stock))
 		return NULL;
 	return stock;
 }

@@ -23,8 +23,6 @@
 #include "src/msg.h"
 #include "src/stockdeb.h"
 
-#define DIVERTED "/usr/bin/dpkg-deb.distrib"
-
 extern char **environ;
 
 static bool
@@ -65,9 +63,8 @@ lookup(const char *name, char *out, size_t outsize)
 	return -1;
 }
 
-/* True when path is this very program (zdeb under another name). */
-static bool
-is_self(const char *path)
+bool
+zd_stockdeb_is_self(const char *path)
 {
 	struct stat a, b;
 
@@ -80,14 +77,14 @@ zd_stockdeb_find(const char *given, char *out, size_t outsize)
 {
 	const char *name = given != NULL ? given : "dpkg-deb";
 
-	if (given == NULL && is_program(DIVERTED))
-		name = DIVERTED;
+	if (given == NULL && is_program(ZD_DPKG_DEB_DIVERTED))
+		name = ZD_DPKG_DEB_DIVERTED;
 	if (lookup(name, out, outsize) < 0) {
 		zd_msg_error("cannot find the stock dpkg-deb '%s'%s", name,
 		             given == NULL ? " (is dpkg installed?)" : "");
 		return -1;
 	}
-	if (is_self(out)) {
+	if (zd_stockdeb_is_self(out)) {
 		zd_msg_error("'%s' is zdeb itself; name the stock binary with "
 		             "--dpkg-deb=PATH", out);
 		return -1;

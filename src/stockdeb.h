@@ -11,6 +11,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Where "zdeb integrate" diverts the system's dpkg-deb to. */
+#define ZD_DPKG_DEB_DIVERTED "/usr/bin/dpkg-deb.distrib"
+
+/* True when path is this very program (zdeb under another name: the
+ * integration symlink, a PATH shim linking to zdeb). */
+bool zd_stockdeb_is_self(const char *path);
+
 /*
  * The stock dpkg-deb into out: given (a path, or a name looked up in
  * PATH), else the binary "zdeb integrate" diverted (/usr/bin/dpkg-deb.distrib)
