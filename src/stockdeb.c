@@ -92,9 +92,10 @@ zd_stockdeb_find(const char *given, char *out, size_t outsize)
 	return 0;
 }
 
+/* out_fd becomes the child's stdout; every pipe end is O_CLOEXEC. */
 static int
 spawn(const char *prog, const char *action, const char *deb, int out_fd,
-      int other_fd, pid_t *pid)
+      pid_t *pid)
 {
 	char *argv[] = { (char *)prog, (char *)action, (char *)"--",
 	                 (char *)deb, NULL };
@@ -107,8 +108,6 @@ spawn(const char *prog, const char *action, const char *deb, int out_fd,
 		                                      O_RDONLY, 0);
 	if (rc == 0)
 		rc = posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
-	if (rc == 0)
-		rc = posix_spawn_file_actions_addclose(&fa, other_fd);
 	if (rc == 0)
 		rc = posix_spawn(pid, prog, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
@@ -178,7 +177,7 @@ zd_stockdeb_read(const char *prog, const char *action, const char *deb,
 		zd_msg_error("cannot make a pipe: %s", strerror(errno));
 		return -1;
 	}
-	if (spawn(prog, action, deb, p[1], p[0], &pid) < 0) {
+	if (spawn(prog, action, deb, p[1], &pid) < 0) {
 		close(p[0]);
 		close(p[1]);
 		return -1;
