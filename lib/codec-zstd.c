@@ -32,7 +32,7 @@
 #include <zstd_errors.h>
 
 #include "lib/codec-impl.h"
-#include "lib/pdecode.h"
+#include "lib/zseg-decode.h"
 #include "lib/zseg-write.h"
 #include "lib/zstd-frame.h"
 
@@ -448,6 +448,6 @@ zd_codec_zstd_decompress(const struct zd_region *in,
                          struct zd_error *err)
 {
 	/* Every layout: indexed, pzstd and frames in parallel, a single
-	 * plain frame streamed (lib/pdecode.c chooses). */
+	 * plain frame streamed (lib/zseg-decode.c chooses). */
 	return zd_zstd_pdecode(in, p, out, err);
 }

@@ -6,7 +6,7 @@
  * decoded under a rebuilt frame header with its reset pair marked last, or
  * a whole zstd frame of a multi-frame member.  Pieces come from the index,
  * from walking block headers and matching the reset pair, or from the
- * frame list; pdecode.c decodes them on several threads.
+ * frame list; zseg-decode.c decodes them on several threads.
  */
 #ifndef ZDEB_ZSEG_READ_H
 #define ZDEB_ZSEG_READ_H

@@ -25,7 +25,7 @@
 #include <zstd.h>
 
 #include "lib/fdio.h"
-#include "lib/pdecode.h"
+#include "lib/zseg-decode.h"
 #include "lib/sched.h"
 #include "lib/zseg-index.h"
 #include "lib/zseg-write.h"

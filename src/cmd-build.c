@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "lib/build.h"
+#include "lib/deb-build.h"
 #include "lib/numparse.h"
-#include "lib/pkgcheck.h"
+#include "lib/dpkg-check.h"
 #include "lib/zseg-write.h"
 #include "src/cmd.h"
 #include "src/msg.h"

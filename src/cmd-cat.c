@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "lib/memberdec.h"
+#include "lib/deb-member.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 

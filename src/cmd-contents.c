@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "lib/extract.h"
-#include "lib/memberdec.h"
+#include "lib/tar-extract.h"
+#include "lib/deb-member.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/pdecode.h"
+#include "lib/zseg-decode.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 

@@ -8,7 +8,7 @@
  * /usr/bin/dpkg-deb.  A diversion owned by the package name "zdeb" renames
  * the real binary to /usr/bin/dpkg-deb.distrib (where dpkg's own upgrades
  * then unpack it too) and a symlink to zdeb takes the name; zdeb's front end
- * (src/dpkg-deb.c) runs the .distrib binary for what it does not implement.
+ * (src/dd-main.c) runs the .distrib binary for what it does not implement.
  * Every change goes through dpkg-divert, so dpkg knows about it.
  */
 #include "config.h"

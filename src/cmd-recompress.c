@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "lib/ar.h"
-#include "lib/debout.h"
-#include "lib/encoder.h"
-#include "lib/memberdec.h"
+#include "lib/deb-write.h"
+#include "lib/deb-encoder.h"
+#include "lib/deb-member.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 

@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "lib/build.h"
-#include "lib/pkgcheck.h"
+#include "lib/deb-build.h"
+#include "lib/dpkg-check.h"
 #include "src/cmd.h"
 #include "src/dd.h"
 #include "src/msg.h"

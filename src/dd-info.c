@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/control.h"
-#include "lib/pkgformat.h"
+#include "lib/dpkg-control.h"
+#include "lib/dpkg-format.h"
 #include "src/dd.h"
 #include "src/msg.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * dd.h - shared state of the dpkg-deb front end (dpkg-deb.c, dd-*.c)
+ * dd.h - shared state of the dpkg-deb front end (dd-main.c, dd-*.c)
  *
  * Messages and exit codes are dpkg-deb 1.21.22's: "dpkg-deb: error: MSG"
  * and status 2 for every error; usage errors add dpkg-deb's two "Type ...

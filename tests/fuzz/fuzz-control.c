@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/control.h"
+#include "lib/dpkg-control.h"
 #include "tests/fuzz/fuzz.h"
 
 int

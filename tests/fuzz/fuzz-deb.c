@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "lib/deb.h"
-#include "lib/memberdec.h"
+#include "lib/deb-member.h"
 #include "tests/fuzz/fuzz.h"
 
 static int

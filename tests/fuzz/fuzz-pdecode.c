@@ -17,7 +17,7 @@
 #include <xxhash.h>
 
 #include "lib/codec.h"
-#include "lib/pdecode.h"
+#include "lib/zseg-decode.h"
 #include "tests/fuzz/fuzz.h"
 
 struct hsink {

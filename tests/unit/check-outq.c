@@ -2,7 +2,7 @@
 /*
  * check-outq.c - pieces written in order by their workers: order, the
  * bounded pool, job and write failures, no hang (run through zd_sched_run
- * with early consume, as pdecode.c does)
+ * with early consume, as zseg-decode.c does)
  */
 #include "config.h"
 

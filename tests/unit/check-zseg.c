@@ -15,7 +15,7 @@
 #include <xxhash.h>
 #include <zstd.h>
 
-#include "lib/pdecode.h"
+#include "lib/zseg-decode.h"
 #include "lib/zseg-index.h"
 #include "lib/zseg-read.h"
 #include "lib/zseg-write.h"

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * deb-member.h - decode a .deb member into a sink, or into a pipe that a
+ * tar reader consumes while the decoder runs on its own thread
+ */
+#ifndef ZDEB_DEB_MEMBER_H
+#define ZDEB_DEB_MEMBER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "lib/codec.h"
+#include "lib/deb.h"
+#include "lib/error.h"
+
+/* Decodes member m of an opened .deb into out with p. */
+int zd_member_decode(const struct zd_deb_member *m,
+                     const struct zd_dec_params *p, struct zd_sink *out,
+                     struct zd_error *err);
+
+/*
+ * A decoder thread writing a member's decoded bytes into a pipe.  The
+ * consumer reads zd_member_stream.read_fd until EOF, then calls
+ * zd_member_stream_finish() which joins the thread and reports the
+ * decoder's error, if any.
+ */
+struct zd_member_stream {
+	int read_fd;
+	int write_fd;
+	pthread_t thread;
+	bool started;
+	const struct zd_deb_member *member;
+	struct zd_dec_params params;
+	struct zd_error err;	/* written by the thread, read after join */
+	int rc;
+};
+
+int zd_member_stream_start(struct zd_member_stream *s,
+                           const struct zd_deb_member *m,
+                           const struct zd_dec_params *p,
+                           struct zd_error *err);
+/*
+ * Reads what the consumer left unread to EOF (tar's end-of-archive
+ * padding), closes the read end, joins the thread and returns its result.
+ * When the consumer failed first, pass consumer_failed = true: the pipe is
+ * closed without draining, so the decoder stops with EPIPE, which is then
+ * not reported again.
+ */
+int zd_member_stream_finish(struct zd_member_stream *s, bool consumer_failed,
+                            struct zd_error *err);
+
+#endif

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * dpkg-control.h - deb822 control paragraphs: parse, look up, keep the order
+ *
+ * The parser follows dpkg's parse_stanza() (lib/dpkg/parse.c, 1.21.22) with
+ * dpkg-deb's flags (pdb_parse_binary: strict, single stanza), and keeps each
+ * value as the raw bytes dpkg keeps, so that the CLI can print them back
+ * byte-identical to dpkg-deb -f.
+ */
+#ifndef ZDEB_DPKG_CONTROL_H
+#define ZDEB_DPKG_CONTROL_H
+
+#include <stddef.h>
+
+#include "lib/error.h"
+
+struct zd_field {
+	char *name;	/* as written ("Package") */
+	/*
+	 * As dpkg stores it: the bytes from the first non-blank character
+	 * after the ':' (or the newline ending the first line, when that
+	 * line has no value, so "Description:\n text" gives "\n text") up
+	 * to the end of the last continuation line, with trailing
+	 * whitespace (spaces, tabs, '\r', '\n') trimmed.  Continuation
+	 * lines are kept verbatim, leading space included, joined by '\n'.
+	 */
+	char *value;
+	unsigned line;	/* 1-based line number of the field name */
+};
+
+struct zd_control {
+	struct zd_field *fields;	/* in file order */
+	size_t n;
+};
+
+/*
+ * Parses the one paragraph of buf.  what names the source in messages
+ * ("DEBIAN/control").  Leading blank lines are skipped; trailing blank lines
+ * are allowed.  dpkg's rules: a field name is the text up to whitespace or
+ * ':', may not be empty or start with '-', may be followed by blanks before
+ * the ':'; unknown (user-defined) names need 2 characters; a line starting
+ * with space or tab continues the value (a whitespace-only continuation
+ * line is an error); '#' lines are NOT comments (dpkg 1.21 rejects them);
+ * every line ends with '\n' (a missing final newline is an error); a second
+ * paragraph is an error; duplicates are compared case-insensitively.  '\r'
+ * counts as whitespace, as in dpkg, so a CRLF file parses with the '\r'
+ * trimmed from the end of each value (but kept inside multi-line values).
+ * NUL bytes are rejected.
+ *
+ * On success ctl owns malloc'd copies (free with zd_control_free).  Returns
+ * 0, or -1 with err set and ctl left empty: ZD_E_FORMAT with
+ * "cannot parse 'WHAT' line N: MSG", where MSG is dpkg's wording, e.g.
+ * "field name 'Foo' must be followed by colon", "duplicate value for
+ * 'Package' field", "duplicate value for user-defined field 'X-Foo'",
+ * "blank line in value of field 'Description'", "end of file during value
+ * of field 'Package' (missing final newline)", "several package info
+ * entries found, only one allowed"; ZD_E_NOMEM.
+ */
+int zd_control_parse(const char *buf, size_t len, const char *what,
+                     struct zd_control *ctl, struct zd_error *err);
+/*
+ * Reads and parses a file (what = path).  Returns 0, or -1 with err set:
+ * ZD_E_IO "cannot read 'PATH': ...", or as zd_control_parse.
+ */
+int zd_control_parse_file(const char *path, struct zd_control *ctl,
+                          struct zd_error *err);
+/* Case-insensitive lookup; NULL when absent. */
+const char *zd_control_get(const struct zd_control *ctl, const char *name);
+/* Frees the fields and zeroes ctl; safe on a zeroed struct. */
+void zd_control_free(struct zd_control *ctl);
+
+#endif

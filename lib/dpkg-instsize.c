@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * dpkg-instsize.c - Installed-Size with dpkg-gencontrol's rule
+ * (dpkg-instsize.h)
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "lib/dpkg-control.h"
+#include "lib/dpkg-instsize.h"
+#include "lib/tar-walk.h"
+
+#define INODE_BUCKETS 1024
+
+struct inode {
+	struct inode *next;
+	dev_t dev;
+	ino_t ino;
+};
+
+struct scan {
+	uint64_t kib;
+	struct inode *seen[INODE_BUCKETS];
+};
+
+static size_t
+inode_hash(dev_t dev, ino_t ino)
+{
+	return (size_t)(((uint64_t)dev * 31 + (uint64_t)ino) % INODE_BUCKETS);
+}
+
+static bool
+inode_seen(const struct scan *s, const struct stat *st)
+{
+	const struct inode *i = s->seen[inode_hash(st->st_dev, st->st_ino)];
+
+	for (; i != NULL; i = i->next)
+		if (i->dev == st->st_dev && i->ino == st->st_ino)
+			return true;
+	return false;
+}
+
+static int
+entry(void *ctx, const struct zd_treewalk_entry *e, struct zd_error *err)
+{
+	struct scan *s = ctx;
+	struct stat st;
+	uint64_t add;
+
+	if (strcmp(e->name, "./DEBIAN/control") == 0)
+		return 0;
+	if (lstat(e->path, &st) < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot stat '%s'", e->path);
+	if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) {
+		if (inode_seen(s, &st))
+			return 0;
+		add = ((uint64_t)st.st_size + 1023) / 1024;
+		if (st.st_nlink > 1) {
+			const size_t b = inode_hash(st.st_dev, st.st_ino);
+			struct inode *i = malloc(sizeof(*i));
+
+			if (i == NULL)
+				return zd_err(err, ZD_E_NOMEM, "out of memory");
+			i->dev = st.st_dev;
+			i->ino = st.st_ino;
+			i->next = s->seen[b];
+			s->seen[b] = i;
+		}
+	} else {
+		add = 1;
+	}
+	if (__builtin_add_overflow(s->kib, add, &s->kib))
+		return zd_err(err, ZD_E_LIMIT, "installed size overflows");
+	return 0;
+}
+
+int
+zd_instsize_tree(const char *dir, uint64_t *kib, struct zd_error *err)
+{
+	struct scan *s;
+	int rc;
+
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	rc = zd_treewalk(dir, 0, entry, s, err);
+	if (rc == 0)
+		*kib = s->kib;
+	for (size_t b = 0; b < INODE_BUCKETS; b++) {
+		while (s->seen[b] != NULL) {
+			struct inode *next = s->seen[b]->next;
+
+			free(s->seen[b]);
+			s->seen[b] = next;
+		}
+	}
+	free(s);
+	return rc;
+}
+
+/* Fields dpkg orders before Installed-Size (Dpkg::Control::FieldsCore). */
+static const char *const before[] = {
+	"Package", "Package-Type", "Source", "Version", "Kernel-Version",
+	"Built-For-Profiles", "Auto-Built-Package", "Architecture",
+	"Subarchitecture", "Installer-Menu-Item", "Build-Essential",
+	"Essential", "Protected", "Origin", "Bugs", "Maintainer",
+};
+
+static bool
+is_before(const char *name)
+{
+	for (size_t i = 0; i < sizeof(before) / sizeof(*before); i++)
+		if (strcasecmp(name, before[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Byte offset of the start of 1-based line n (len if past the end). */
+static size_t
+line_offset(const char *buf, size_t len, unsigned n)
+{
+	size_t off = 0;
+
+	while (n > 1 && off < len) {
+		const char *nl = memchr(buf + off, '\n', len - off);
+
+		if (nl == NULL)
+			return len;
+		off = (size_t)(nl - buf) + 1;
+		n--;
+	}
+	return off;
+}
+
+int
+zd_instsize_control_add(const char *ctl, size_t len, uint64_t kib,
+                        char **out, size_t *outlen, struct zd_error *err)
+{
+	struct zd_control c = { 0 };
+	char field[48];
+	size_t at, flen, last = SIZE_MAX;
+	char *buf;
+	int n;
+
+	if (zd_control_parse(ctl, len, "DEBIAN/control", &c, err) < 0)
+		return -1;
+	if (zd_control_get(&c, "Installed-Size") != NULL) {
+		zd_control_free(&c);
+		return zd_err(err, ZD_E_FORMAT, "control file already has an "
+		              "'Installed-Size' field");
+	}
+	for (size_t i = 0; i < c.n; i++)
+		if (is_before(c.fields[i].name))
+			last = i;
+	if (last == SIZE_MAX) {
+		at = c.n > 0 ? line_offset(ctl, len, c.fields[0].line) : 0;
+	} else if (last + 1 < c.n) {
+		at = line_offset(ctl, len, c.fields[last + 1].line);
+	} else {
+		/* After the last field: before any trailing blank lines. */
+		at = len;
+		while (at >= 2 && ctl[at - 1] == '\n' && ctl[at - 2] == '\n')
+			at--;
+	}
+	zd_control_free(&c);
+	n = snprintf(field, sizeof(field), "Installed-Size: %" PRIu64 "\n",
+	             kib);
+	flen = (size_t)n;
+	buf = malloc(len + flen);
+	if (buf == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	memcpy(buf, ctl, at);
+	memcpy(buf + at, field, flen);
+	memcpy(buf + at + flen, ctl + at, len - at);
+	*out = buf;
+	*outlen = len + flen;
+	return 0;
+}

@@ -1,0 +1,1002 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tar-extract.c - unpack and list tar streams (libarchive reads, we write)
+ *
+ * libarchive parses the tar stream; the file system is written here with
+ * *at() calls relative to directory descriptors, so that nothing lands
+ * outside DIR whatever the archive holds:
+ *
+ *  - names go through safepath (relative, no "..", normalized);
+ *  - a member's parent is opened one component at a time from DIR with
+ *    O_NOFOLLOW | O_DIRECTORY, so a symlink planted by an earlier member
+ *    (or found in DIR) is never walked through: the member is refused;
+ *  - a regular file is written to a temporary name (O_CREAT | O_EXCL |
+ *    O_NOFOLLOW) in that parent, its owner, mode and mtime set through
+ *    the descriptor, then renamed into place: an interrupted or failed
+ *    extraction leaves no truncated file under the member's name;
+ *  - a hardlink must name a regular file extracted earlier from the same
+ *    stream (tracked in a set), and is made with linkat() without
+ *    following;
+ *  - symlinks are created as they are (their target may point anywhere:
+ *    they are never followed here), device nodes and FIFOs only when the
+ *    caller allows them;
+ *  - setuid and setgid bits of regular files are kept only when ownership
+ *    is restored (root); otherwise they are dropped, with a warning;
+ *  - directory modes, owners and mtimes are applied at the end, deepest
+ *    first (tar --delay-directory-restore), so a read-only directory can
+ *    still be filled and its mtime is not changed by its children.
+ *
+ * libarchive 3.6's archive_write_disk has no safe-writes mode and follows
+ * symlinks in hardlink targets, hence the hand-written writer.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/tar-libarchive.h"
+#include "lib/tar-extract.h"
+#include "lib/fdio.h"
+#include "lib/tar-safepath.h"
+
+static int
+archive_fail(struct archive *a, const char *what, const char *name,
+             struct zd_error *err)
+{
+	const char *msg = archive_error_string(a);
+
+	if (name != NULL)
+		return zd_err(err, ZD_E_FORMAT, "%s member '%s': %s", what,
+		              name, msg ? msg : "unknown error");
+	return zd_err(err, ZD_E_FORMAT, "%s: %s", what,
+	              msg ? msg : "unknown error");
+}
+
+static struct archive *
+open_tar_reader(int tar_fd, struct zd_error *err)
+{
+	struct archive *a = zd_archive_tar_reader(err);
+
+	if (a == NULL)
+		return NULL;
+	if (archive_read_open_fd(a, tar_fd, 1 << 16) != ARCHIVE_OK) {
+		archive_fail(a, "cannot read tar stream", NULL, err);
+		archive_read_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* The names of the regular files extracted so far (hardlink targets). */
+struct nameset {
+	char **keys;
+	bool *regular;
+	size_t cap, n;	/* cap: a power of two, or 0 */
+};
+
+static uint64_t
+name_hash(const char *s)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);	/* FNV-1a */
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+static size_t
+set_slot(const struct nameset *s, const char *name)
+{
+	size_t i = (size_t)name_hash(name) & (s->cap - 1);
+
+	while (s->keys[i] != NULL && strcmp(s->keys[i], name) != 0)
+		i = (i + 1) & (s->cap - 1);
+	return i;
+}
+
+static bool
+set_is_regular(const struct nameset *s, const char *name)
+{
+	size_t i;
+
+	if (s->cap == 0)
+		return false;
+	i = set_slot(s, name);
+	return s->keys[i] != NULL && s->regular[i];
+}
+
+static int
+set_grow(struct nameset *s, struct zd_error *err)
+{
+	struct nameset t;
+
+	t.cap = s->cap ? 2 * s->cap : 256;
+	t.n = s->n;
+	t.keys = calloc(t.cap, sizeof(*t.keys));
+	t.regular = calloc(t.cap, sizeof(*t.regular));
+	if (t.keys == NULL || t.regular == NULL) {
+		free(t.keys);
+		free(t.regular);
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < s->cap; i++) {
+		if (s->keys[i] != NULL) {
+			size_t j = set_slot(&t, s->keys[i]);
+
+			t.keys[j] = s->keys[i];
+			t.regular[j] = s->regular[i];
+		}
+	}
+	free(s->keys);
+	free(s->regular);
+	*s = t;
+	return 0;
+}
+
+/* Records whether name is now a regular file. */
+static int
+set_mark(struct nameset *s, const char *name, bool regular,
+         struct zd_error *err)
+{
+	size_t i;
+
+	if (!regular && !set_is_regular(s, name))
+		return 0;
+	if (2 * (s->n + 1) > s->cap && set_grow(s, err) < 0)
+		return -1;
+	i = set_slot(s, name);
+	if (s->keys[i] == NULL) {
+		s->keys[i] = strdup(name);
+		if (s->keys[i] == NULL)
+			return zd_err(err, ZD_E_NOMEM, "out of memory");
+		s->n++;
+	}
+	s->regular[i] = regular;
+	return 0;
+}
+
+static void
+set_free(struct nameset *s)
+{
+	for (size_t i = 0; i < s->cap; i++)
+		free(s->keys[i]);
+	free(s->keys);
+	free(s->regular);
+	memset(s, 0, sizeof(*s));
+}
+
+/* A directory's metadata, applied after every member is extracted. */
+struct dirfix {
+	char *path;		/* normalized; "" is DIR itself */
+	size_t order;		/* member order: the last one wins */
+	mode_t mode;
+	uid_t uid;
+	gid_t gid;
+	struct timespec mtime;
+	bool has_mtime;
+};
+
+/* An id cache for uname/gname lookups (tar prefers names to numbers). */
+struct idcache {
+	char name[32];
+	unsigned id;
+	bool found;
+};
+
+#define IDCACHE_N 32
+
+struct xctx {
+	const struct zd_extract_opts *o;
+	int root;			/* DIR */
+	char *cache_path;		/* parent opened last, or NULL */
+	int cache_fd;
+	struct nameset files;
+	struct dirfix *fix;
+	size_t nfix, capfix;
+	struct idcache users[IDCACHE_N], groups[IDCACHE_N];
+	unsigned nusers, ngroups;
+	long pid;			/* in temporary names */
+	unsigned tmp_counter;
+	char tmp[64];			/* temporary name being written */
+	int tmp_dir;			/* its directory, or -1 */
+};
+
+static int
+lookup_id(struct idcache *c, unsigned *n, const char *name, bool user,
+          unsigned fallback)
+{
+	unsigned id = fallback;
+	bool found = false;
+
+	if (name == NULL || *name == '\0' || strlen(name) >= sizeof(c->name))
+		return (int)fallback;
+	for (unsigned i = 0; i < *n; i++)
+		if (strcmp(c[i].name, name) == 0)
+			return c[i].found ? (int)c[i].id : (int)fallback;
+	if (user) {
+		struct passwd pw, *res = NULL;
+		char buf[4096];
+
+		if (getpwnam_r(name, &pw, buf, sizeof(buf), &res) == 0 &&
+		    res != NULL) {
+			id = (unsigned)pw.pw_uid;
+			found = true;
+		}
+	} else {
+		struct group gr, *res = NULL;
+		char buf[8192];
+
+		if (getgrnam_r(name, &gr, buf, sizeof(buf), &res) == 0 &&
+		    res != NULL) {
+			id = (unsigned)gr.gr_gid;
+			found = true;
+		}
+	}
+	if (*n < IDCACHE_N) {
+		snprintf(c[*n].name, sizeof(c[*n].name), "%s", name);
+		c[*n].id = id;
+		c[*n].found = found;
+		(*n)++;
+	}
+	return (int)(found ? id : fallback);
+}
+
+static uid_t
+entry_uid(struct xctx *x, struct archive_entry *e)
+{
+	return (uid_t)lookup_id(x->users, &x->nusers,
+	                        archive_entry_uname(e), true,
+	                        (unsigned)archive_entry_uid(e));
+}
+
+static gid_t
+entry_gid(struct xctx *x, struct archive_entry *e)
+{
+	return (gid_t)lookup_id(x->groups, &x->ngroups,
+	                        archive_entry_gname(e), false,
+	                        (unsigned)archive_entry_gid(e));
+}
+
+static void
+entry_times(struct archive_entry *e, struct timespec ts[2])
+{
+	ts[0].tv_sec = 0;
+	ts[0].tv_nsec = UTIME_OMIT;
+	if (archive_entry_mtime_is_set(e)) {
+		ts[1].tv_sec = archive_entry_mtime(e);
+		ts[1].tv_nsec = archive_entry_mtime_nsec(e);
+	} else {
+		ts[1].tv_sec = 0;
+		ts[1].tv_nsec = UTIME_OMIT;
+	}
+}
+
+/*
+ * Opens the directory rel (normalized; "" is DIR) below DIR, one
+ * component at a time, never following a symlink; creates missing
+ * components (mode 0777 minus the umask, as tar) when create.  Returns a
+ * new descriptor, or -1 with err set naming member.
+ */
+static int
+open_dir(struct xctx *x, const char *rel, bool create, const char *member,
+         struct zd_error *err)
+{
+	char comp[256];
+	const char *p = rel;
+	int cur = dup(x->root);
+
+	if (cur < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot open the target "
+		                    "directory");
+	while (*p != '\0') {
+		size_t len = strcspn(p, "/");
+		int plen = (int)(p - rel + len);	/* rel up to comp */
+		int fd, e;
+		struct stat st;
+
+		/* safepath bounds components to 255 bytes. */
+		memcpy(comp, p, len);
+		comp[len] = '\0';
+		fd = openat(cur, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		            O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT && create) {
+			if (mkdirat(cur, comp, 0777) < 0 && errno != EEXIST) {
+				e = errno;
+				close(cur);
+				errno = e;
+				return zd_err_errno(err, ZD_E_IO, "member "
+				                    "'%s': cannot create "
+				                    "directory '%.*s'", member,
+				                    plen, rel);
+			}
+			fd = openat(cur, comp, O_RDONLY | O_DIRECTORY |
+			            O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (fd < 0) {
+			e = errno;
+			if ((e == ELOOP || e == ENOTDIR) &&
+			    fstatat(cur, comp, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+				close(cur);
+				if (S_ISLNK(st.st_mode))
+					return zd_err(err, ZD_E_FORMAT,
+					              "member '%s': path goes "
+					              "through symlink '%.*s' "
+					              "(refused)", member, plen,
+					              rel);
+				return zd_err(err, ZD_E_FORMAT, "member '%s': "
+				              "'%.*s' is not a directory",
+				              member, plen, rel);
+			}
+			close(cur);
+			errno = e;
+			return zd_err_errno(err, ZD_E_IO, "member '%s': cannot "
+			                    "open directory '%.*s'", member,
+			                    plen, rel);
+		}
+		close(cur);
+		cur = fd;
+		p += len;
+		if (*p == '/')
+			p++;
+	}
+	return cur;
+}
+
+/* open_dir(create) for a member's parent, keeping the last one open. */
+static int
+parent_fd(struct xctx *x, const char *rel, const char *member,
+          struct zd_error *err)
+{
+	int fd;
+
+	if (x->cache_path != NULL && strcmp(x->cache_path, rel) == 0)
+		return x->cache_fd;
+	fd = open_dir(x, rel, true, member, err);
+	if (fd < 0)
+		return -1;
+	if (x->cache_path != NULL) {
+		close(x->cache_fd);
+		free(x->cache_path);
+	}
+	x->cache_path = strdup(rel);
+	if (x->cache_path == NULL) {
+		close(fd);
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	}
+	x->cache_fd = fd;
+	return fd;
+}
+
+/*
+ * Makes room for a new non-directory at leaf: removes what is there unless
+ * it is a directory.  Returns 0 (also when nothing was there) or -1.
+ */
+static int
+clear_leaf(int pfd, const char *leaf, const char *member,
+           struct zd_error *err)
+{
+	struct stat st;
+
+	if (fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 :
+		       zd_err_errno(err, ZD_E_IO, "member '%s': cannot stat",
+		                    member);
+	if (S_ISDIR(st.st_mode))
+		return zd_err(err, ZD_E_FORMAT, "member '%s': would replace "
+		              "a directory", member);
+	if (unlinkat(pfd, leaf, 0) < 0 && errno != ENOENT)
+		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot remove "
+		                    "the existing file", member);
+	return 0;
+}
+
+/* Removes the temporary file being written, if any; keeps errno. */
+static void
+drop_tmp(struct xctx *x)
+{
+	int saved = errno;
+
+	if (x->tmp_dir >= 0)
+		unlinkat(x->tmp_dir, x->tmp, 0);
+	x->tmp_dir = -1;
+	errno = saved;
+}
+
+static int
+write_regular(struct xctx *x, struct archive *in, struct archive_entry *e,
+              int pfd, const char *leaf, const char *member,
+              struct zd_error *err)
+{
+	mode_t mode = archive_entry_perm(e) & 07777;
+	struct timespec ts[2];
+	la_int64_t end = 0;
+	int fd = -1, r;
+
+	for (int tries = 0; ; tries++) {
+		snprintf(x->tmp, sizeof(x->tmp), ".zdeb-tmp.%ld.%u",
+		         x->pid, x->tmp_counter++);
+		fd = openat(pfd, x->tmp, O_WRONLY | O_CREAT | O_EXCL |
+		            O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST || tries > 100)
+			break;
+	}
+	if (fd < 0)
+		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot create "
+		                    "a temporary file", member);
+	x->tmp_dir = pfd;
+	for (;;) {
+		const void *buf;
+		size_t len;
+		la_int64_t off;
+
+		r = archive_read_data_block(in, &buf, &len, &off);
+		if (r == ARCHIVE_EOF)
+			break;
+		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+			archive_fail(in, "cannot read data of", member, err);
+			goto fail;
+		}
+		if (off < 0) {
+			zd_err(err, ZD_E_FORMAT, "member '%s': bad data "
+			       "offset", member);
+			goto fail;
+		}
+		/* pwrite at the offset: sparse members leave holes. */
+		if (zd_pwrite_all(fd, buf, len, (uint64_t)off, err) < 0) {
+			zd_err_prefix(err, "member '%s'", member);
+			goto fail;
+		}
+		if (off + (la_int64_t)len > end)
+			end = off + (la_int64_t)len;
+	}
+	if (archive_entry_size_is_set(e) && archive_entry_size(e) > end &&
+	    ftruncate(fd, (off_t)archive_entry_size(e)) < 0) {
+		zd_err_errno(err, ZD_E_IO, "member '%s': cannot write", member);
+		goto fail;
+	}
+	if (x->o->owner &&
+	    fchown(fd, entry_uid(x, e), entry_gid(x, e)) < 0) {
+		zd_err_errno(err, ZD_E_IO, "member '%s': cannot set owner",
+		             member);
+		goto fail;
+	}
+	if (!x->o->owner && (mode & (S_ISUID | S_ISGID)) != 0) {
+		mode &= ~(mode_t)(S_ISUID | S_ISGID);
+		zd_warnf(x->o->warn, x->o->warn_ctx, "member '%s': setuid/"
+		         "setgid bits dropped (ownership is not restored)",
+		         member);
+	}
+	if (fchmod(fd, mode) < 0) {
+		zd_err_errno(err, ZD_E_IO, "member '%s': cannot set mode",
+		             member);
+		goto fail;
+	}
+	entry_times(e, ts);
+	if (futimens(fd, ts) < 0) {
+		zd_err_errno(err, ZD_E_IO, "member '%s': cannot set times",
+		             member);
+		goto fail;
+	}
+	r = close(fd);
+	fd = -1;
+	if (r < 0) {
+		zd_err_errno(err, ZD_E_IO, "member '%s': cannot write", member);
+		goto fail;
+	}
+	if (renameat(pfd, x->tmp, pfd, leaf) < 0) {
+		if (errno == EISDIR || errno == ENOTEMPTY || errno == EEXIST)
+			zd_err(err, ZD_E_FORMAT, "member '%s': would replace "
+			       "a directory", member);
+		else
+			zd_err_errno(err, ZD_E_IO, "member '%s': cannot "
+			             "rename into place", member);
+		goto fail;
+	}
+	x->tmp_dir = -1;
+	return 0;
+fail:
+	if (fd >= 0) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+	}
+	drop_tmp(x);
+	return -1;
+}
+
+static int
+make_hardlink(struct xctx *x, struct archive_entry *e, int pfd,
+              const char *leaf, const char *norm, const char *member,
+              struct zd_error *err)
+{
+	char target[ZD_SAFEPATH_MAX];
+	const char *tdir, *tleaf;
+	struct zd_error terr = ZD_ERROR_INIT;
+	int tfd, rc;
+
+	if (zd_safepath_normalize(archive_entry_hardlink(e), target,
+	                          sizeof(target), &terr) < 0) {
+		const char *why = strstr(terr.msg, "': ");
+
+		return zd_err(err, terr.code, "member '%s': hardlink target "
+		              "'%s': %s", member, archive_entry_hardlink(e),
+		              why != NULL ? why + 3 : terr.msg);
+	}
+	if (!set_is_regular(&x->files, target))
+		return zd_err(err, ZD_E_FORMAT, "member '%s': hardlink target "
+		              "'%s' is not a regular file extracted before it",
+		              member, archive_entry_hardlink(e));
+	/* A link to itself: it is there already (clear_leaf would
+	 * remove it first). */
+	if (strcmp(target, norm) == 0)
+		return 0;
+	tleaf = zd_safepath_split(target, &tdir);
+	tfd = open_dir(x, tdir, false, member, err);
+	if (tfd < 0)
+		return -1;
+	rc = clear_leaf(pfd, leaf, member, err);
+	if (rc == 0 && linkat(tfd, tleaf, pfd, leaf, 0) < 0)
+		rc = zd_err_errno(err, ZD_E_IO, "member '%s': cannot link to "
+		                  "'%s'", member, archive_entry_hardlink(e));
+	close(tfd);
+	return rc;
+}
+
+/*
+ * Owner (when restoring it), mode (unless a symlink) and times of a leaf
+ * just created in pfd, in that order, as tar sets them.
+ */
+static int
+set_leaf_attrs(struct xctx *x, struct archive_entry *e, int pfd,
+               const char *leaf, const char *member, bool set_mode,
+               struct zd_error *err)
+{
+	struct timespec ts[2];
+
+	if (x->o->owner && fchownat(pfd, leaf, entry_uid(x, e),
+	                            entry_gid(x, e), AT_SYMLINK_NOFOLLOW) < 0)
+		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot set "
+		                    "owner", member);
+	if (set_mode &&
+	    fchmodat(pfd, leaf, archive_entry_perm(e) & 0777, 0) < 0)
+		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot set "
+		                    "mode", member);
+	entry_times(e, ts);
+	if (utimensat(pfd, leaf, ts, AT_SYMLINK_NOFOLLOW) < 0)
+		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot set "
+		                    "times", member);
+	return 0;
+}
+
+static int
+make_symlink(struct xctx *x, struct archive_entry *e, int pfd,
+             const char *leaf, const char *member, struct zd_error *err)
+{
+	const char *target = archive_entry_symlink(e);
+
+	if (target == NULL || *target == '\0')
+		return zd_err(err, ZD_E_FORMAT, "member '%s': symlink with an "
+		              "empty target", member);
+	if (clear_leaf(pfd, leaf, member, err) < 0)
+		return -1;
+	if (symlinkat(target, pfd, leaf) < 0)
+		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot create "
+		                    "symlink", member);
+	return set_leaf_attrs(x, e, pfd, leaf, member, false, err);
+}
+
+static int
+make_special(struct xctx *x, struct archive_entry *e, int pfd,
+             const char *leaf, const char *member, struct zd_error *err)
+{
+	mode_t type = archive_entry_filetype(e);
+	int r;
+
+	if (clear_leaf(pfd, leaf, member, err) < 0)
+		return -1;
+	if (type == AE_IFIFO)
+		r = mkfifoat(pfd, leaf, 0600);
+	else
+		r = mknodat(pfd, leaf, (type == AE_IFCHR ? S_IFCHR : S_IFBLK) |
+		            0600, makedev(archive_entry_rdevmajor(e),
+		                          archive_entry_rdevminor(e)));
+	if (r < 0)
+		return zd_err_errno(err, ZD_E_IO, "member '%s': cannot create "
+		                    "%s", member, type == AE_IFIFO ? "FIFO" :
+		                    "device node");
+	return set_leaf_attrs(x, e, pfd, leaf, member, true, err);
+}
+
+static int
+add_dirfix(struct xctx *x, struct archive_entry *e, const char *norm,
+           struct zd_error *err)
+{
+	struct dirfix *f;
+	struct timespec ts[2];
+
+	if (x->nfix == x->capfix) {
+		size_t cap = x->capfix ? 2 * x->capfix : 64;
+
+		f = realloc(x->fix, cap * sizeof(*f));
+		if (f == NULL)
+			return zd_err(err, ZD_E_NOMEM, "out of memory");
+		x->fix = f;
+		x->capfix = cap;
+	}
+	f = &x->fix[x->nfix];
+	f->path = strdup(norm);
+	if (f->path == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	f->order = x->nfix++;
+	f->mode = archive_entry_perm(e) & 07777;
+	if (x->o->owner) {
+		f->uid = entry_uid(x, e);
+		f->gid = entry_gid(x, e);
+	}
+	entry_times(e, ts);
+	f->mtime = ts[1];
+	f->has_mtime = ts[1].tv_nsec != UTIME_OMIT;
+	return 0;
+}
+
+static int
+make_dir(struct xctx *x, struct archive_entry *e, int pfd, const char *leaf,
+         const char *norm, const char *member, struct zd_error *err)
+{
+	struct stat st;
+
+	if (mkdirat(pfd, leaf, 0700) < 0) {
+		if (errno != EEXIST)
+			return zd_err_errno(err, ZD_E_IO, "member '%s': cannot "
+			                    "create directory", member);
+		if (fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return zd_err_errno(err, ZD_E_IO, "member '%s': cannot "
+			                    "stat", member);
+		if (!S_ISDIR(st.st_mode)) {
+			/* A file or a symlink: replaced, never followed. */
+			if (clear_leaf(pfd, leaf, member, err) < 0)
+				return -1;
+			if (mkdirat(pfd, leaf, 0700) < 0)
+				return zd_err_errno(err, ZD_E_IO, "member "
+				                    "'%s': cannot create "
+				                    "directory", member);
+		}
+	}
+	return add_dirfix(x, e, norm, err);
+}
+
+/* Deepest first; for one path, in member order (the last one wins). */
+static int
+dirfix_cmp(const void *a, const void *b)
+{
+	const struct dirfix *fa = a, *fb = b;
+	int c = strcmp(fb->path, fa->path);
+
+	if (c != 0)
+		return c;
+	return fa->order < fb->order ? -1 : fa->order > fb->order;
+}
+
+static int
+apply_dirfixes(struct xctx *x, struct zd_error *err)
+{
+	if (x->nfix == 0)
+		return 0;	/* qsort's base may not be NULL */
+	qsort(x->fix, x->nfix, sizeof(*x->fix), dirfix_cmp);
+	for (size_t i = 0; i < x->nfix; i++) {
+		const struct dirfix *f = &x->fix[i];
+		const char *shown = *f->path ? f->path : ".";
+		struct timespec ts[2];
+		int fd = open_dir(x, f->path, false, shown, err);
+
+		if (fd < 0)
+			return -1;
+		if (x->o->owner && fchown(fd, f->uid, f->gid) < 0) {
+			close(fd);
+			return zd_err_errno(err, ZD_E_IO, "member '%s': cannot "
+			                    "set owner", shown);
+		}
+		if (fchmod(fd, f->mode) < 0) {
+			close(fd);
+			return zd_err_errno(err, ZD_E_IO, "member '%s': cannot "
+			                    "set mode", shown);
+		}
+		ts[0].tv_sec = 0;
+		ts[0].tv_nsec = UTIME_OMIT;
+		ts[1] = f->mtime;
+		if (f->has_mtime && futimens(fd, ts) < 0) {
+			close(fd);
+			return zd_err_errno(err, ZD_E_IO, "member '%s': cannot "
+			                    "set times", shown);
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static const char *
+type_refused(mode_t type, const struct zd_extract_opts *o)
+{
+	switch (type) {
+	case AE_IFREG:
+	case AE_IFDIR:
+	case AE_IFLNK:
+		return NULL;
+	case AE_IFCHR:
+	case AE_IFBLK:
+		return o->allow_devices ? NULL : "device node refused";
+	case AE_IFIFO:
+		return o->allow_devices ? NULL : "FIFO refused";
+	default:
+		return "unsupported file type";
+	}
+}
+
+static int
+extract_entry(struct xctx *x, struct archive *in, struct archive_entry *e,
+              const char *member, struct zd_error *err)
+{
+	char norm[ZD_SAFEPATH_MAX], split[ZD_SAFEPATH_MAX];
+	mode_t type = archive_entry_filetype(e);
+	bool hardlink = archive_entry_hardlink(e) != NULL;
+	const char *why = hardlink ? NULL : type_refused(type, x->o);
+	const char *dir, *leaf;
+	int pfd;
+
+	if (zd_safepath_normalize(member, norm, sizeof(norm), err) < 0)
+		return -1;
+	if (why != NULL)
+		return zd_err(err, ZD_E_FORMAT, "member '%s': %s", member,
+		              why);
+	if (norm[0] == '\0') {
+		/* "./": DIR itself. */
+		if (hardlink || type != AE_IFDIR)
+			return zd_err(err, ZD_E_FORMAT, "member '%s': names "
+			              "the target directory but is not a "
+			              "directory", member);
+		return add_dirfix(x, e, norm, err);
+	}
+	memcpy(split, norm, sizeof(split));
+	leaf = zd_safepath_split(split, &dir);
+	pfd = parent_fd(x, dir, member, err);
+	if (pfd < 0)
+		return -1;
+	if (hardlink) {
+		if (make_hardlink(x, e, pfd, leaf, norm, member, err) < 0)
+			return -1;
+		return set_mark(&x->files, norm, true, err);
+	}
+	switch (type) {
+	case AE_IFREG:
+		if (write_regular(x, in, e, pfd, leaf, member, err) < 0)
+			return -1;
+		return set_mark(&x->files, norm, true, err);
+	case AE_IFDIR:
+		if (set_mark(&x->files, norm, false, err) < 0)
+			return -1;
+		return make_dir(x, e, pfd, leaf, norm, member, err);
+	case AE_IFLNK:
+		if (set_mark(&x->files, norm, false, err) < 0)
+			return -1;
+		return make_symlink(x, e, pfd, leaf, member, err);
+	default:
+		if (set_mark(&x->files, norm, false, err) < 0)
+			return -1;
+		return make_special(x, e, pfd, leaf, member, err);
+	}
+}
+
+int
+zd_extract_tar(int tar_fd, const char *dir, const struct zd_extract_opts *o,
+               struct zd_error *err)
+{
+	struct archive *in = NULL;
+	struct archive_entry *e;
+	struct xctx x;
+	int rc = -1, r;
+
+	memset(&x, 0, sizeof(x));
+	x.o = o;
+	x.cache_fd = -1;
+	x.tmp_dir = -1;
+	x.pid = (long)getpid();
+	x.root = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (x.root < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot open directory '%s'",
+		                    dir);
+	in = open_tar_reader(tar_fd, err);
+	if (in == NULL)
+		goto out;
+	for (;;) {
+		char name[ZD_SAFEPATH_MAX];
+		const char *path;
+
+		r = archive_read_next_header(in, &e);
+		if (r == ARCHIVE_EOF)
+			break;
+		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+			archive_fail(in, "cannot read tar stream", NULL, err);
+			goto out;
+		}
+		path = archive_entry_pathname(e);
+		if (path == NULL) {
+			zd_err(err, ZD_E_FORMAT, "member with an unreadable "
+			       "name");
+			goto out;
+		}
+		snprintf(name, sizeof(name), "%s", path);
+		if (o->on_entry != NULL)
+			o->on_entry(o->ctx, name);
+		if (extract_entry(&x, in, e, name, err) < 0)
+			goto out;
+	}
+	if (apply_dirfixes(&x, err) < 0)
+		goto out;
+	rc = 0;
+out:
+	drop_tmp(&x);
+	if (in != NULL)
+		archive_read_free(in);
+	if (x.cache_path != NULL) {
+		close(x.cache_fd);
+		free(x.cache_path);
+	}
+	for (size_t i = 0; i < x.nfix; i++)
+		free(x.fix[i].path);
+	free(x.fix);
+	set_free(&x.files);
+	close(x.root);
+	return rc;
+}
+
+/* GNU tar's mode string (list.c pax_decode_mode + type letter). */
+static void
+mode_string(struct archive_entry *e, char s[11])
+{
+	mode_t m = archive_entry_perm(e);
+	mode_t t = archive_entry_filetype(e);
+
+	if (archive_entry_hardlink(e) != NULL)
+		s[0] = 'h';
+	else if (t == AE_IFDIR)
+		s[0] = 'd';
+	else if (t == AE_IFLNK)
+		s[0] = 'l';
+	else if (t == AE_IFCHR)
+		s[0] = 'c';
+	else if (t == AE_IFBLK)
+		s[0] = 'b';
+	else if (t == AE_IFIFO)
+		s[0] = 'p';
+	else
+		s[0] = '-';
+	s[1] = m & S_IRUSR ? 'r' : '-';
+	s[2] = m & S_IWUSR ? 'w' : '-';
+	s[3] = m & S_ISUID ? (m & S_IXUSR ? 's' : 'S') :
+	                     (m & S_IXUSR ? 'x' : '-');
+	s[4] = m & S_IRGRP ? 'r' : '-';
+	s[5] = m & S_IWGRP ? 'w' : '-';
+	s[6] = m & S_ISGID ? (m & S_IXGRP ? 's' : 'S') :
+	                     (m & S_IXGRP ? 'x' : '-');
+	s[7] = m & S_IROTH ? 'r' : '-';
+	s[8] = m & S_IWOTH ? 'w' : '-';
+	s[9] = m & S_ISVTX ? (m & S_IXOTH ? 't' : 'T') :
+	                     (m & S_IXOTH ? 'x' : '-');
+	s[10] = '\0';
+}
+
+/* GNU tar's default "escape" quoting of names. */
+static void
+put_quoted(FILE *out, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '\\': fputs("\\\\", out); break;
+		case '\a': fputs("\\a", out); break;
+		case '\b': fputs("\\b", out); break;
+		case '\f': fputs("\\f", out); break;
+		case '\n': fputs("\\n", out); break;
+		case '\r': fputs("\\r", out); break;
+		case '\t': fputs("\\t", out); break;
+		case '\v': fputs("\\v", out); break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				fprintf(out, "\\%03o", c);
+			else
+				fputc(c, out);
+		}
+	}
+}
+
+static void
+list_entry(FILE *out, struct archive_entry *e, int *ugswidth)
+{
+	char modes[11], user[64], group[64], size[64], date[64];
+	const char *un = archive_entry_uname(e);
+	const char *gn = archive_entry_gname(e);
+	mode_t t = archive_entry_filetype(e);
+	time_t mt = archive_entry_mtime(e);
+	struct tm tm;
+	int pad, sizelen;
+
+	mode_string(e, modes);
+	if (un != NULL && *un != '\0')
+		snprintf(user, sizeof(user), "%s", un);
+	else
+		snprintf(user, sizeof(user), "%jd",
+		         (intmax_t)archive_entry_uid(e));
+	if (gn != NULL && *gn != '\0')
+		snprintf(group, sizeof(group), "%s", gn);
+	else
+		snprintf(group, sizeof(group), "%jd",
+		         (intmax_t)archive_entry_gid(e));
+	if (t == AE_IFCHR || t == AE_IFBLK)
+		snprintf(size, sizeof(size), "%ju,%ju",
+		         (uintmax_t)archive_entry_rdevmajor(e),
+		         (uintmax_t)archive_entry_rdevminor(e));
+	else
+		snprintf(size, sizeof(size), "%jd",
+		         (intmax_t)archive_entry_size(e));
+	localtime_r(&mt, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
+	sizelen = (int)strlen(size);
+	pad = (int)(strlen(user) + 1 + strlen(group) + 1) + sizelen;
+	if (pad > *ugswidth)
+		*ugswidth = pad;
+	fprintf(out, "%s %s/%s %*s %-16s ", modes, user, group,
+	        *ugswidth - pad + sizelen, size, date);
+	put_quoted(out, archive_entry_pathname(e));
+	if (archive_entry_hardlink(e) != NULL) {
+		fputs(" link to ", out);
+		put_quoted(out, archive_entry_hardlink(e));
+	} else if (t == AE_IFLNK) {
+		fputs(" -> ", out);
+		put_quoted(out, archive_entry_symlink(e));
+	}
+	fputc('\n', out);
+}
+
+int
+zd_list_tar(int tar_fd, FILE *out, struct zd_error *err)
+{
+	struct archive *in = open_tar_reader(tar_fd, err);
+	struct archive_entry *e;
+	int ugswidth = 19;	/* GNU tar list.c */
+	int rc = -1, r;
+
+	if (in == NULL)
+		return -1;
+	for (;;) {
+		r = archive_read_next_header(in, &e);
+		if (r == ARCHIVE_EOF)
+			break;
+		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+			archive_fail(in, "cannot read tar stream", NULL, err);
+			goto out;
+		}
+		list_entry(out, e, &ugswidth);
+		if (archive_read_data_skip(in) != ARCHIVE_OK) {
+			archive_fail(in, "cannot read data of",
+			             archive_entry_pathname(e), err);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	archive_read_free(in);
+	return rc;
+}

@@ -1,0 +1,808 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zseg-decode.c - zstd member decoding: indexed, multi-frame or sequential
+ *
+ * The member's frames are listed first by walking headers (nothing is
+ * decoded, so a truncated member fails before any output).  One frame with
+ * our index after it is decoded segment by segment; several frames are
+ * decoded frame by frame; both on the worker pool, each worker streaming
+ * its piece into chunks that the workers themselves write in order
+ * (outq.h), in bounded memory.  With one thread, or a plain single frame,
+ * one streaming decoder reads the member once.
+ */
+#include "config.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+#include <zstd.h>
+
+#include "lib/outq.h"
+#include "lib/zseg-decode.h"
+#include "lib/sched.h"
+#include "lib/zseg-index.h"
+#include "lib/zseg-read.h"
+#include "lib/zstd-frame.h"
+
+#define MIB (UINT64_C(1) << 20)
+#define DEFAULT_MAX_WINDOW (128 * MIB)
+#define INDEX_READ_MAX (64u << 10)	/* larger index frames: damaged */
+#define CHUNK (256u << 10)		/* decoded bytes handed on at once */
+#define MEM_BUDGET (512 * MIB)		/* decoded bytes queued, at most */
+/* pieces in flight: one a worker, and one whose worker is done but whose
+ * chunks are still being written */
+#define WINDOW(threads) ((threads) + 1)
+
+struct frame_list {
+	struct zd_zstd_frame_info *f;
+	size_t n, cap;
+	size_t nzstd;
+};
+
+struct dec;
+
+struct dworker {
+	struct dec *d;
+	ZSTD_DCtx *dctx;	/* made on first use */
+	unsigned char *ibuf;	/* input, see zd_zseg_piece_stream */
+	unsigned slot;		/* of the piece being decoded */
+};
+
+struct dec {
+	const struct zd_region *in;
+	const struct zd_dec_params *p;
+	struct zd_sink *out;
+	const char *name;
+	struct zd_zseg_piece *pc;
+	size_t n;
+	unsigned wlog;		/* segments: the outer window */
+	bool frames;		/* pieces are whole frames */
+	struct zd_outq *q;	/* decoded bytes, workers to writer */
+	unsigned nworkers;
+	struct dworker *wk;	/* one per worker */
+	XXH64_state_t *total;	/* writer: indexed content checksum */
+	uint64_t emitted;	/* writer */
+	/* One thread, indexed: the frame is streamed and each piece's
+	 * XXH64 checked as its bytes pass (emit). */
+	XXH64_state_t *piece_hash;
+	size_t cur;		/* piece being hashed */
+	uint64_t cur_len;	/* its bytes seen so far */
+};
+
+static const char *
+member_name(const struct zd_dec_params *p)
+{
+	return p->member != NULL ? p->member : "member";
+}
+
+static uint64_t
+max_window(const struct zd_dec_params *p)
+{
+	return p->max_window != 0 ? p->max_window : DEFAULT_MAX_WINDOW;
+}
+
+/* Round up: the exact cap was checked on each frame header. */
+static unsigned
+window_log_max(const struct zd_dec_params *p)
+{
+	unsigned wl = 0;
+
+	while (wl < 31 && (UINT64_C(1) << wl) < max_window(p))
+		wl++;
+	return wl < ZD_ZSTD_WINLOG_MIN ? ZD_ZSTD_WINLOG_MIN : wl;
+}
+
+static void
+frame_list_free(struct frame_list *fl)
+{
+	free(fl->f);
+	fl->f = NULL;
+	fl->n = fl->cap = fl->nzstd = 0;
+}
+
+static int
+list_frames(const struct zd_region *in, const char *name,
+            struct frame_list *fl, struct zd_error *err)
+{
+	uint64_t off = 0;
+
+	memset(fl, 0, sizeof(*fl));
+	do {
+		struct zd_zstd_frame_info *fi;
+
+		if (fl->n == fl->cap) {
+			size_t cap = fl->cap ? 2 * fl->cap : 16;
+
+			fi = realloc(fl->f, cap * sizeof(*fi));
+			if (fi == NULL) {
+				frame_list_free(fl);
+				return zd_err(err, ZD_E_NOMEM, "out of memory");
+			}
+			fl->f = fi;
+			fl->cap = cap;
+		}
+		fi = &fl->f[fl->n];
+		if (zd_zstd_frame_walk(in, off, name, fi, NULL, NULL,
+		                       err) < 0) {
+			frame_list_free(fl);
+			return -1;
+		}
+		fl->n++;
+		if (!fi->skippable)
+			fl->nzstd++;
+		off += fi->size;
+	} while (off < in->len);
+	if (fl->nzstd == 0) {
+		frame_list_free(fl);
+		return zd_err(err, ZD_E_FORMAT, "no zstd frame in '%s'", name);
+	}
+	return 0;
+}
+
+static const struct zd_zstd_frame_info *
+first_zstd(const struct frame_list *fl, size_t *at)
+{
+	for (size_t i = 0; i < fl->n; i++) {
+		if (!fl->f[i].skippable) {
+			*at = i;
+			return &fl->f[i];
+		}
+	}
+	return NULL;
+}
+
+/* One zstd frame, our index right after it, then nothing but skippables. */
+static bool
+looks_indexed(const struct frame_list *fl, size_t *at)
+{
+	return fl->nzstd == 1 && first_zstd(fl, at) != NULL &&
+	       *at + 1 < fl->n && fl->f[*at + 1].skippable &&
+	       fl->f[*at + 1].magic == ZD_ZSEG_INDEX_MAGIC;
+}
+
+static bool
+looks_pzstd(const struct frame_list *fl)
+{
+	if (fl->nzstd == 0)
+		return false;
+	for (size_t i = 0; i < fl->n; i++) {
+		if (fl->f[i].skippable)
+			continue;
+		if (i == 0 || fl->f[i - 1].magic != ZD_ZSTD_SKIP_MAGIC ||
+		    fl->f[i - 1].size != 12)
+			return false;
+	}
+	return true;
+}
+
+static int
+read_index(const struct zd_region *in, const struct zd_zstd_frame_info *outer,
+           const struct zd_zstd_frame_info *fi, struct zd_zseg_index *idx,
+           struct zd_error *err)
+{
+	unsigned char *buf;
+	int rc;
+
+	memset(idx, 0, sizeof(*idx));
+	if (fi->size > INDEX_READ_MAX)
+		return zd_err(err, ZD_E_FORMAT, "index frame too large");
+	buf = malloc((size_t)fi->size);
+	if (buf == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	rc = zd_region_read(in, buf, (size_t)fi->size, fi->off, err);
+	if (rc == 0)
+		rc = zd_zseg_index_parse(buf, (size_t)fi->size, idx, err);
+	free(buf);
+	if (rc == 0 && zd_zseg_index_check_frame(idx, outer, err) < 0) {
+		zd_zseg_index_free(idx);
+		rc = -1;
+	}
+	return rc;
+}
+
+/* An indexed member found from its tail. */
+static void
+describe_indexed(const struct zd_zstd_frame_info *outer,
+                 const struct zd_zstd_frame_info *ixf,
+                 const struct zd_zseg_index *idx, struct zd_zstd_info *info)
+{
+	info->layout = ZD_LAYOUT_INDEXED;
+	info->window_log = zd_log2_ceil(outer->hdr.window_size);
+	info->content_size = outer->hdr.content_size <= INT64_MAX ?
+	                     (int64_t)outer->hdr.content_size : -1;
+	info->segments = idx->segments;
+	info->index_size = ixf->size;
+}
+
+/* Frames or segments: segments are counted from the index or the walk. */
+int
+zd_zstd_describe(const struct zd_region *in, struct zd_zstd_info *info,
+                 struct zd_error *err)
+{
+	struct frame_list fl;
+	struct zd_zstd_frame_info fl_outer, ixf;
+	struct zd_zseg_index idx;
+	struct zd_zseg_piece *pc = NULL;
+	size_t at = 0, n = 0;
+	uint64_t wmax = 0, sum = 0;
+	bool known = true;
+
+	memset(info, 0, sizeof(*info));
+	switch (zd_zseg_index_at_tail(in, &fl_outer, &ixf, &idx, err)) {
+	case 1:
+		describe_indexed(&fl_outer, &ixf, &idx, info);
+		zd_zseg_index_free(&idx);
+		return 0;
+	case -1:
+		return -1;
+	}
+	if (list_frames(in, NULL, &fl, err) < 0)
+		return -1;
+	for (size_t i = 0; i < fl.n; i++) {
+		const struct zd_zstd_frame_info *f = &fl.f[i];
+
+		if (f->skippable)
+			continue;
+		if (f->hdr.window_size > wmax)
+			wmax = f->hdr.window_size;
+		if (!f->hdr.has_content_size ||
+		    __builtin_add_overflow(sum, f->hdr.content_size, &sum))
+			known = false;
+	}
+	info->window_log = zd_log2_ceil(wmax);
+	info->content_size = known && sum <= INT64_MAX ? (int64_t)sum : -1;
+	info->segments = fl.nzstd;
+	if (looks_indexed(&fl, &at)) {
+		info->layout = ZD_LAYOUT_INDEXED;
+		info->index_size = fl.f[at + 1].size;
+		if (read_index(in, &fl.f[at], &fl.f[at + 1], &idx, NULL) == 0) {
+			info->segments = idx.segments;
+			zd_zseg_index_free(&idx);
+		} else if (zd_zseg_pieces_walk(in, &fl.f[at], &pc, &n,
+		                               NULL) == 0) {
+			info->segments = n;
+			free(pc);
+		}
+	} else if (looks_pzstd(&fl)) {
+		/* Even one pzstd frame: its leading skippable header is what
+		 * stock dpkg cannot read. */
+		info->layout = ZD_LAYOUT_PZSTD;
+	} else {
+		info->layout = fl.nzstd == 1 ? ZD_LAYOUT_SINGLE :
+		               ZD_LAYOUT_FRAMES;
+	}
+	frame_list_free(&fl);
+	return 0;
+}
+
+/* Checks piece d->cur once all its bytes have passed. */
+static int
+piece_done(struct dec *d, struct zd_error *err)
+{
+	const struct zd_zseg_piece *pc = &d->pc[d->cur];
+
+	if (XXH64_digest(d->piece_hash) != pc->hash) {
+		uint64_t seg = 0;
+
+		for (size_t k = 0; k < d->cur; k++)
+			seg += d->pc[k].nseg;
+		return zd_err(err, ZD_E_CHECKSUM, "'%s': segment %ju at "
+		              "offset %ju: decoded bytes do not match the "
+		              "index hash", d->name, (uintmax_t)seg,
+		              (uintmax_t)pc->off);
+	}
+	XXH64_reset(d->piece_hash, 0);
+	d->cur++;
+	d->cur_len = 0;
+	return 0;
+}
+
+/* Feeds streamed bytes to the per-piece hashes, piece by piece. */
+static int
+hash_pieces(struct dec *d, const unsigned char *buf, size_t len,
+            struct zd_error *err)
+{
+	while (d->cur < d->n && d->pc[d->cur].usize == d->cur_len)
+		if (piece_done(d, err) < 0)
+			return -1;
+	while (len > 0) {
+		uint64_t left;
+		size_t n;
+
+		if (d->cur >= d->n)
+			return zd_err(err, ZD_E_FORMAT, "'%s' decodes to more "
+			              "bytes than its index lists", d->name);
+		left = d->pc[d->cur].usize - d->cur_len;
+		n = left < len ? (size_t)left : len;
+		XXH64_update(d->piece_hash, buf, n);
+		d->cur_len += n;
+		buf += n;
+		len -= n;
+		while (d->cur < d->n && d->pc[d->cur].usize == d->cur_len)
+			if (piece_done(d, err) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int
+emit(struct dec *d, const void *buf, size_t len, struct zd_error *err)
+{
+	uint64_t total;
+
+	if (d->piece_hash != NULL && hash_pieces(d, buf, len, err) < 0)
+		return -1;
+
+	if (__builtin_add_overflow(d->emitted, (uint64_t)len, &total) ||
+	    (d->p->max_output != 0 && total > d->p->max_output))
+		return zd_err(err, ZD_E_LIMIT, "decoded data of '%s' exceeds "
+		              "the limit of %ju bytes", d->name,
+		              (uintmax_t)d->p->max_output);
+	if (len > 0 && d->out->write(d->out->ctx, buf, len, err) < 0)
+		return -1;
+	d->emitted = total;
+	return 0;
+}
+
+static int
+zstd_error(size_t rc, const char *name, struct zd_error *err)
+{
+	switch (zd_zstd_errc(rc)) {
+	case ZD_E_LIMIT:
+		return zd_err(err, ZD_E_LIMIT, "window of '%s' exceeds the "
+		              "limit", name);
+	case ZD_E_CHECKSUM:
+		return zd_err(err, ZD_E_CHECKSUM, "checksum mismatch in '%s'",
+		              name);
+	case ZD_E_NOMEM:
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	default:
+		return zd_err(err, ZD_E_FORMAT, "corrupt zstd data in '%s': %s",
+		              name, ZSTD_getErrorName(rc));
+	}
+}
+
+/* One streaming decoder over the whole member, in bounded memory. */
+static int
+decode_stream(struct dec *d, struct zd_error *err)
+{
+	ZSTD_DCtx *dctx = ZSTD_createDCtx();
+	size_t isz = ZSTD_DStreamInSize(), osz = ZSTD_DStreamOutSize();
+	unsigned char *ibuf = malloc(isz), *obuf = malloc(osz);
+	unsigned wl = 0;
+	uint64_t off = 0;
+	size_t ret;
+	bool pending = false;
+	int rc = -1;
+
+	wl = window_log_max(d->p);
+	if (dctx == NULL || ibuf == NULL || obuf == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		goto out;
+	}
+	ret = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, (int)wl);
+	if (ZSTD_isError(ret)) {
+		zstd_error(ret, d->name, err);
+		goto out;
+	}
+	/*
+	 * ret is 0 right after a frame ends (all its output flushed); when a
+	 * call fills the output buffer, more may be pending without input.
+	 */
+	ret = 0;
+	for (;;) {
+		size_t n = d->in->len - off < isz ? (size_t)(d->in->len - off) :
+		           isz;
+		ZSTD_inBuffer ib = { ibuf, n, 0 };
+
+		if (n == 0 && !pending)
+			break;
+		if (n > 0 && zd_region_read(d->in, ibuf, n, off, err) < 0)
+			goto out;
+		off += n;
+		do {
+			ZSTD_outBuffer ob = { obuf, osz, 0 };
+
+			ret = ZSTD_decompressStream(dctx, &ob, &ib);
+			if (ZSTD_isError(ret)) {
+				zstd_error(ret, d->name, err);
+				goto out;
+			}
+			if (emit(d, obuf, ob.pos, err) < 0)
+				goto out;
+			pending = ret != 0 && ob.pos == ob.size;
+		} while (ib.pos < ib.size || (n == 0 && pending));
+		if (n == 0)
+			break;
+	}
+	if (ret != 0) {
+		zd_err(err, ZD_E_FORMAT, "unexpected end of data in '%s' at "
+		       "offset %ju", d->name, (uintmax_t)d->in->len);
+		goto out;
+	}
+	rc = 0;
+out:
+	ZSTD_freeDCtx(dctx);
+	free(ibuf);
+	free(obuf);
+	return rc;
+}
+
+static int
+d_produce(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
+{
+	struct dec *d = ctx;
+
+	(void)err;
+	if (i >= d->n)
+		return 0;
+	zd_outq_start(d->q, slot, i);
+	return 1;
+}
+
+static void
+piece_prefix(const struct dec *d, size_t i, struct zd_error *err)
+{
+	uint64_t seg = 0;
+
+	for (size_t k = 0; k < i; k++)
+		seg += d->pc[k].nseg;
+	zd_err_prefix(err, "'%s': %s %ju at offset %ju", d->name,
+	              d->frames ? "frame" : "segment", (uintmax_t)seg,
+	              (uintmax_t)d->pc[i].off);
+}
+
+/* zd_zseg_out for a worker: chunks of the output queue. */
+static unsigned char *
+w_get(void *ctx, size_t *cap, struct zd_error *err)
+{
+	struct dworker *w = ctx;
+
+	return zd_outq_get(w->d->q, w->slot, cap, err);
+}
+
+static void
+w_put(void *ctx, size_t len)
+{
+	struct dworker *w = ctx;
+
+	zd_outq_put(w->d->q, w->slot, len);
+}
+
+static int
+worker_dctx(struct dworker *w, struct zd_error *err)
+{
+	size_t rc;
+
+	if (w->dctx != NULL)
+		return 0;
+	w->dctx = ZSTD_createDCtx();
+	if (w->dctx == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	rc = ZSTD_DCtx_setParameter(w->dctx, ZSTD_d_windowLogMax,
+	                            (int)window_log_max(w->d->p));
+	return ZSTD_isError(rc) ? zstd_error(rc, w->d->name, err) : 0;
+}
+
+static int
+d_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
+      struct zd_error *err)
+{
+	struct dec *d = ctx;
+	struct dworker *w = &d->wk[worker];
+	const struct zd_zseg_out out = { w_get, w_put, w };
+	int rc;
+
+	w->d = d;
+	w->slot = slot;
+	rc = worker_dctx(w, err);
+	if (rc == 0)
+		rc = zd_zseg_piece_stream(d->in, d->wlog, &d->pc[i], w->dctx,
+		                          &w->ibuf, &out, err);
+	if (rc < 0)
+		piece_prefix(d, (size_t)i, err);
+	zd_outq_finish(d->q, slot, rc < 0);
+	return rc;
+}
+
+/* Any worker, one at a time, in order: the bytes of the head piece. */
+static int
+d_write(void *ctx, const unsigned char *buf, size_t len,
+        struct zd_error *err)
+{
+	struct dec *d = ctx;
+
+	if (d->total != NULL)
+		XXH64_update(d->total, buf, len);
+	return emit(d, buf, len, err);
+}
+
+/* Calling thread: piece i is written (by the workers, see outq.h). */
+static int
+d_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
+{
+	struct dec *d = ctx;
+
+	(void)slot;
+	return zd_outq_wait(d->q, i, err);
+}
+
+/* Pieces on threads >= 2 workers, written in order as they are decoded. */
+static int
+decode_pieces(struct dec *d, struct zd_error *err)
+{
+	static const struct zd_sched_ops ops = {
+		d_produce, d_run, d_consume, true,
+	};
+	unsigned threads = d->p->threads;
+	int rc = -1;
+
+	if (threads > d->n)
+		threads = (unsigned)d->n;
+	d->nworkers = threads;
+	d->wk = calloc(d->nworkers, sizeof(*d->wk));
+	d->q = zd_outq_new(WINDOW(threads), CHUNK, MEM_BUDGET, d_write, d);
+	if (d->wk == NULL || d->q == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		goto out;
+	}
+	rc = zd_sched_run(&ops, d, threads, WINDOW(threads), err);
+out:
+	if (d->wk != NULL) {
+		for (unsigned i = 0; i < d->nworkers; i++) {
+			ZSTD_freeDCtx(d->wk[i].dctx);
+			free(d->wk[i].ibuf);
+		}
+	}
+	free(d->wk);
+	zd_outq_free(d->q);
+	d->wk = NULL;
+	d->q = NULL;
+	return rc;
+}
+
+/* Pieces for the indexed frame: the index, else a walk.  */
+static int
+plan_indexed(struct dec *d, const struct zd_zstd_frame_info *outer,
+             const struct zd_zstd_frame_info *ixf, struct zd_error *err)
+{
+	struct zd_error ierr = ZD_ERROR_INIT;
+	struct zd_zseg_index idx;
+
+	if (read_index(d->in, outer, ixf, &idx, &ierr) == 0) {
+		int rc = zd_zseg_pieces_from_index(d->in, outer, &idx, &d->pc,
+		                                   &d->n, &ierr);
+
+		zd_zseg_index_free(&idx);
+		if (rc == 0)
+			return 0;
+		if (ierr.code != ZD_E_FORMAT) {
+			*err = ierr;
+			return -1;
+		}
+	} else if (ierr.code != ZD_E_FORMAT) {
+		*err = ierr;
+		return -1;
+	}
+	zd_warnf(d->p->warn, d->p->warn_ctx, "%s: index damaged (%s), "
+	         "decoding by walking blocks", d->name, ierr.msg);
+	return zd_zseg_pieces_walk(d->in, outer, &d->pc, &d->n, err);
+}
+
+static int
+decode_indexed(struct dec *d, const struct zd_zstd_frame_info *outer,
+               struct zd_error *err)
+{
+	unsigned char sum[4];
+	int rc;
+
+	d->total = XXH64_createState();
+	if (d->total == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	XXH64_reset(d->total, 0);
+	d->wlog = zd_log2_ceil(outer->hdr.window_size);
+	rc = decode_pieces(d, err);
+	if (rc == 0 && zd_region_read(d->in, sum, 4,
+	                              outer->off + outer->size - 4, err) < 0)
+		rc = -1;
+	if (rc == 0 && zd_le32(sum) != (uint32_t)XXH64_digest(d->total))
+		rc = zd_err(err, ZD_E_CHECKSUM, "checksum mismatch in '%s'",
+		            d->name);
+	if (rc == 0 && outer->hdr.has_content_size &&
+	    d->emitted != outer->hdr.content_size)
+		rc = zd_err(err, ZD_E_FORMAT, "'%s' decodes to %ju bytes, "
+		            "not the %ju its header declares", d->name,
+		            (uintmax_t)d->emitted,
+		            (uintmax_t)outer->hdr.content_size);
+	XXH64_freeState(d->total);
+	d->total = NULL;
+	return rc;
+}
+
+/* True when there are several pieces and several threads for them. */
+static bool
+pieces_usable(const struct dec *d)
+{
+	return d->n >= 2 && d->p->threads > 1;
+}
+
+/* True when the pieces come from the index (sizes and hashes known). */
+static bool
+pieces_exact(const struct dec *d)
+{
+	if (d->n == 0)
+		return false;
+	for (size_t i = 0; i < d->n; i++)
+		if (!d->pc[i].exact)
+			return false;
+	return true;
+}
+
+/*
+ * One thread: stream the frame once (libzstd checks the frame checksum and
+ * content size) and check every segment's XXH64 as its bytes pass, rather
+ * than decoding each segment into a buffer of its own, which falls out of
+ * the cache on large segments.  A mismatch is reported at the end of its
+ * segment, as a frame checksum is at the end of a frame.
+ */
+static int
+decode_stream_hashed(struct dec *d, struct zd_error *err)
+{
+	int rc;
+
+	d->piece_hash = XXH64_createState();
+	if (d->piece_hash == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	XXH64_reset(d->piece_hash, 0);
+	d->cur = 0;
+	d->cur_len = 0;
+	rc = decode_stream(d, err);
+	if (rc == 0 && hash_pieces(d, NULL, 0, err) < 0)
+		rc = -1;
+	if (rc == 0 && d->cur != d->n)
+		rc = zd_err(err, ZD_E_FORMAT, "'%s' decodes to fewer bytes "
+		            "than its index lists", d->name);
+	XXH64_freeState(d->piece_hash);
+	d->piece_hash = NULL;
+	return rc;
+}
+
+/* Refuses a frame whose window or declared size is over the limits;
+ * *known sums the declared sizes so far. */
+static int
+frame_limits(const struct zd_zstd_frame_info *f, const struct zd_dec_params *p,
+             const char *name, uint64_t *known, struct zd_error *err)
+{
+	if (f->hdr.window_size > max_window(p))
+		return zd_err(err, ZD_E_LIMIT, "window of %ju bytes exceeds "
+		              "the limit of %ju bytes in '%s' at offset %ju",
+		              (uintmax_t)f->hdr.window_size,
+		              (uintmax_t)max_window(p), name,
+		              (uintmax_t)f->off);
+	if (f->hdr.has_content_size &&
+	    (__builtin_add_overflow(*known, f->hdr.content_size, known) ||
+	     (p->max_output != 0 && *known > p->max_output)))
+		return zd_err(err, ZD_E_LIMIT, "decoded data of '%s' exceeds "
+		              "the limit of %ju bytes", name,
+		              (uintmax_t)p->max_output);
+	return 0;
+}
+
+/*
+ * The pieces of an indexed member whose index ends it, from the tail alone
+ * (zd_zseg_index_at_tail).  Returns 1 when planned, 0 when the member has
+ * to be walked (no index at its end, or one that disagrees with the frame:
+ * the walk warns), -1 with err set.
+ */
+static int
+plan_from_tail(struct dec *d, struct zd_zstd_frame_info *outer,
+               struct zd_error *err)
+{
+	struct zd_error ierr = ZD_ERROR_INIT;
+	struct zd_zstd_frame_info ixf;
+	struct zd_zseg_index idx;
+	int rc = zd_zseg_index_at_tail(d->in, outer, &ixf, &idx, err);
+
+	if (rc != 1)
+		return rc;
+	rc = zd_zseg_pieces_from_index(d->in, outer, &idx, &d->pc, &d->n,
+	                               &ierr);
+	zd_zseg_index_free(&idx);
+	if (rc == 0)
+		return 1;
+	if (ierr.code != ZD_E_FORMAT) {
+		*err = ierr;
+		return -1;
+	}
+	return 0;
+}
+
+/* The indexed frame outer, its pieces planned: on the workers, else
+ * streamed with each exact piece's hash checked. */
+static int
+decode_planned(struct dec *d, const struct zd_zstd_frame_info *outer,
+               struct zd_error *err)
+{
+	if (pieces_usable(d))
+		return decode_indexed(d, outer, err);
+	if (pieces_exact(d))
+		return decode_stream_hashed(d, err);
+	return decode_stream(d, err);
+}
+
+/* Several frames: each a piece, decoded on the workers when it pays. */
+static int
+decode_frames(struct dec *d, const struct frame_list *fl,
+              struct zd_error *err)
+{
+	d->pc = calloc(fl->nzstd, sizeof(*d->pc));
+	if (d->pc == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	d->frames = true;
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct zd_zstd_frame_info *f = &fl->f[i];
+		struct zd_zseg_piece *pc = &d->pc[d->n];
+
+		if (f->skippable)
+			continue;
+		pc->off = f->off;
+		pc->csize = f->size;
+		pc->nseg = 1;
+		pc->bound = f->hdr.has_content_size ? f->hdr.content_size :
+		            f->decoded_max;
+		d->n++;
+	}
+	return pieces_usable(d) ? decode_pieces(d, err) :
+	       decode_stream(d, err);
+}
+
+int
+zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *p,
+                struct zd_sink *out, struct zd_error *err)
+{
+	struct zd_zstd_frame_info outer;
+	struct frame_list fl;
+	struct dec d;
+	size_t at = 0;
+	uint64_t known = 0;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	memset(&fl, 0, sizeof(fl));
+	d.in = in;
+	d.p = p;
+	d.out = out;
+	d.name = member_name(p);
+	rc = plan_from_tail(&d, &outer, err);
+	if (rc == 1) {
+		rc = frame_limits(&outer, p, d.name, &known, err);
+		if (rc == 0)
+			rc = decode_planned(&d, &outer, err);
+		goto out;
+	}
+	if (rc < 0 || list_frames(in, d.name, &fl, err) < 0) {
+		rc = -1;
+		goto out;
+	}
+	for (size_t i = 0; i < fl.n; i++) {
+		if (!fl.f[i].skippable &&
+		    frame_limits(&fl.f[i], p, d.name, &known, err) < 0) {
+			rc = -1;
+			goto out;
+		}
+	}
+	if (looks_indexed(&fl, &at)) {
+		rc = plan_indexed(&d, &fl.f[at], &fl.f[at + 1], err);
+		if (rc == 0)
+			rc = decode_planned(&d, &fl.f[at], err);
+	} else if (fl.nzstd > 1) {
+		rc = decode_frames(&d, &fl, err);
+	} else {
+		rc = decode_stream(&d, err);
+	}
+out:
+	free(d.pc);
+	frame_list_free(&fl);
+	return rc;
+}

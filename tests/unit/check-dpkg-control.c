@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* check-dpkg-control.c - the deb822 control paragraph parser (dpkg's rules) */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/dpkg-control.h"
+#include "tests/unit/testutil.h"
+
+static int
+parse(const char *s, struct zd_control *ctl, struct zd_error *err)
+{
+	return zd_control_parse(s, strlen(s), "DEBIAN/control", ctl, err);
+}
+
+START_TEST(test_control_good)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_control ctl;
+	const char *in =
+		"\n\nPackage: zdeb\n"
+		"Version:   1.0-1  \n"
+		"Depends : libc6 (>= 2.36),\n"
+		"\tlibzstd1\n"
+		"X-Empty:\n"
+		"Description: short\n"
+		" long line one  \n"
+		" .\n"
+		" long line two\n"
+		"\n\n";
+
+	ck_assert_zd_ok(parse(in, &ctl, &err), &err);
+	ck_assert_uint_eq(ctl.n, 5);
+	ck_assert_str_eq(ctl.fields[0].name, "Package");
+	ck_assert_str_eq(ctl.fields[0].value, "zdeb");
+	ck_assert_uint_eq(ctl.fields[0].line, 3);
+	ck_assert_str_eq(zd_control_get(&ctl, "version"), "1.0-1");
+	ck_assert_str_eq(zd_control_get(&ctl, "DEPENDS"),
+	                 "libc6 (>= 2.36),\n\tlibzstd1");
+	ck_assert_str_eq(zd_control_get(&ctl, "X-Empty"), "");
+	ck_assert_str_eq(zd_control_get(&ctl, "Description"),
+	                 "short\n long line one  \n .\n long line two");
+	ck_assert_uint_eq(ctl.fields[4].line, 8);
+	ck_assert_ptr_null(zd_control_get(&ctl, "Maintainer"));
+	zd_control_free(&ctl);
+	ck_assert_uint_eq(ctl.n, 0);
+	zd_control_free(&ctl);
+}
+END_TEST
+
+START_TEST(test_control_empty_first_line)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_control ctl;
+
+	ck_assert_zd_ok(parse("Description:\n text\n", &ctl, &err), &err);
+	ck_assert_str_eq(zd_control_get(&ctl, "Description"), "\n text");
+	zd_control_free(&ctl);
+}
+END_TEST
+
+/* '\r' is whitespace to dpkg: trimmed at the end of a value. */
+START_TEST(test_control_crlf)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_control ctl;
+
+	ck_assert_zd_ok(parse("Package: a\r\nDescription: b\r\n c\r\n", &ctl,
+	                      &err), &err);
+	ck_assert_str_eq(zd_control_get(&ctl, "Package"), "a");
+	ck_assert_str_eq(zd_control_get(&ctl, "Description"), "b\r\n c");
+	zd_control_free(&ctl);
+}
+END_TEST
+
+START_TEST(test_control_file)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_control ctl;
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/control", zd_test_tmpdir);
+	zd_test_write_file(path, "Package: a\n", 11);
+	ck_assert_zd_ok(zd_control_parse_file(path, &ctl, &err), &err);
+	ck_assert_str_eq(zd_control_get(&ctl, "package"), "a");
+	zd_control_free(&ctl);
+	snprintf(path, sizeof(path), "%s/nope", zd_test_tmpdir);
+	ck_assert_int_eq(zd_control_parse_file(path, &ctl, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_IO);
+	ck_assert_ptr_nonnull(strstr(err.msg, "No such file"));
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	const char *msg;
+} bad[] = {
+	{ "Package foo\n",
+	  "cannot parse 'DEBIAN/control' line 1: field name 'Package' must be "
+	  "followed by colon" },
+	{ "Package: a\n: b\n",
+	  "cannot parse 'DEBIAN/control' line 2: empty field name" },
+	{ " Package: a\n", "line 1: empty field name" },
+	{ "Package: a\n-Foo: b\n",
+	  "line 2: field name '-Foo' cannot start with hyphen" },
+	{ "Package: a\nVersion: 1\npackage: b\n",
+	  "line 3: duplicate value for 'Package' field" },
+	{ "X-Foo: a\nx-foo: b\n",
+	  "line 2: duplicate value for user-defined field 'x-foo'" },
+	{ "Description: a\n b\n  \n c\n",
+	  "line 3: blank line in value of field 'Description'" },
+	{ "Package: a", "line 1: end of file during value of field 'Package' "
+	  "(missing final newline)" },
+	{ "Package:", "end of file before value of field 'Package' (missing "
+	  "final newline)" },
+	{ "Package", "end of file after field name 'Package'" },
+	{ "Package\n", "newline in field name 'Package'" },
+	{ "Package: a\n\nPackage: b\n", "line 3: several package info entries "
+	  "found, only one allowed" },
+	{ "# comment\nPackage: a\n", "line 1: field name '#' must be followed "
+	  "by colon" },
+	{ "X: a\n", "line 1: user-defined field name 'X' too short" },
+	{ "\n\n", "line 3: no package information in 'DEBIAN/control'" },
+	{ "", "no package information" },
+	{ "Package: a\r\n\r\nVersion: 1\n", "line 2: blank line in value of "
+	  "field 'Package'" },
+};
+
+START_TEST(test_control_bad)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_control ctl = { NULL, 7 };
+
+	ck_assert_int_eq(parse(bad[_i].in, &ctl, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_FORMAT);
+	ck_assert_msg(strstr(err.msg, bad[_i].msg) != NULL, "case %d: got '%s'",
+	              _i, err.msg);
+	ck_assert_uint_eq(ctl.n, 0);
+	ck_assert_ptr_null(ctl.fields);
+}
+END_TEST
+
+START_TEST(test_control_nul)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_control ctl;
+
+	ck_assert_int_eq(zd_control_parse("Package: a\nX-Y: \0\n", 17, "c",
+	                                  &ctl, &err), -1);
+	ck_assert_str_eq(err.msg, "cannot parse 'c' line 2: NUL byte in "
+	                 "control data");
+}
+END_TEST
+
+static Suite *
+control_suite(void)
+{
+	Suite *s = suite_create("control");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *malformed = tcase_create("malformed");
+
+	tcase_add_test(core, test_control_good);
+	tcase_add_test(core, test_control_empty_first_line);
+	tcase_add_test(core, test_control_crlf);
+	tcase_add_test(core, test_control_file);
+	tcase_add_loop_test(malformed, test_control_bad, 0,
+	                    sizeof(bad) / sizeof(bad[0]));
+	tcase_add_test(malformed, test_control_nul);
+	suite_add_tcase(s, malformed);
+	return s;
+}
+
+int
+main(void)
+{
+	return zd_test_main(control_suite());
+}
