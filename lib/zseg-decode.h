@@ -8,9 +8,9 @@
 
 #include <stdint.h>
 
-#include "lib/codec.h"
 #include "lib/error.h"
 #include "lib/fdio.h"
+#include "lib/params.h"
 
 struct zd_zstd_info {
 	enum zd_zstd_layout layout;	/* INDEXED, PZSTD, FRAMES or SINGLE */

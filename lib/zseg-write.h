@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/codec.h"
 #include "lib/error.h"
+#include "lib/params.h"
 
 /*
  * Compresses in_fd[0, in_size) (read with pread, so in_fd must be

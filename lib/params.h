@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * params.h - what a caller asks of a compressor or a decoder: the codec
+ * type, level, strategy, zstd layout and threads, and the decoder's limits
+ *
+ * Plain data, in the common layer: the codec registry (codec.h) and the
+ * zstd engines (zseg-write.h, zseg-decode.h) both take these structs, so
+ * they live below both.
+ */
+#ifndef ZDEB_PARAMS_H
+#define ZDEB_PARAMS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/error.h"
+
+enum zd_comp_type {
+	ZD_COMP_NONE,
+	ZD_COMP_GZIP,
+	ZD_COMP_XZ,
+	ZD_COMP_ZSTD,
+	ZD_COMP_BZIP2,	/* read only */
+	ZD_COMP_LZMA,	/* read only */
+	ZD_COMP__COUNT
+};
+
+/* Compression strategies, as dpkg-deb names them (-S). */
+enum zd_strategy {
+	ZD_STRATEGY_DEFAULT,	/* none given */
+	ZD_STRATEGY_NONE,	/* "none": explicitly the default */
+	ZD_STRATEGY_FILTERED,	/* gzip */
+	ZD_STRATEGY_HUFFMAN,	/* gzip */
+	ZD_STRATEGY_RLE,	/* gzip */
+	ZD_STRATEGY_FIXED,	/* gzip */
+	ZD_STRATEGY_EXTREME,	/* xz */
+};
+
+/* How a zstd member is laid out (see zdeb-format(5)). */
+enum zd_zstd_layout {
+	ZD_LAYOUT_INDEXED,	/* one frame, segments, trailing index */
+	ZD_LAYOUT_SINGLE,	/* one plain frame */
+	ZD_LAYOUT_FRAMES,	/* concatenated independent frames */
+	ZD_LAYOUT_PZSTD,	/* pzstd: skippable header before each frame */
+	ZD_LAYOUT_DPKG,		/* one frame made exactly as dpkg-deb does */
+};
+
+struct zd_comp_params {
+	enum zd_comp_type type;
+	int level;			/* validated for type */
+	enum zd_strategy strategy;	/* validated for type */
+	unsigned threads;		/* >= 1 */
+	enum zd_zstd_layout layout;
+	uint64_t segment_size;		/* 0: the layout's policy */
+	bool zstd_long;			/* long-distance matching */
+	zd_warn_fn warn;
+	void *warn_ctx;
+};
+
+struct zd_dec_params {
+	unsigned threads;		/* >= 1 */
+	uint64_t max_window;		/* zstd window cap in bytes; 0: 128 MiB */
+	uint64_t max_output;		/* decoded size cap; 0: none */
+	const char *member;		/* name for messages, e.g. data.tar.zst */
+	zd_warn_fn warn;
+	void *warn_ctx;
+};
+
+#endif
