@@ -18,6 +18,7 @@
 #include <xxhash.h>
 #include <zstd.h>
 
+#include "lib/endian.h"
 #include "lib/outq.h"
 #include "lib/zseg-decode.h"
 #include "lib/sched.h"

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "lib/endian.h"
 #include "lib/zseg-index.h"
 
 const unsigned char zd_zseg_reset[ZD_ZSEG_RESET_SIZE] = {

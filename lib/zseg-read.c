@@ -14,6 +14,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "lib/endian.h"
 #include "lib/zseg-read.h"
 
 enum { SEG_HDR = 6 };

@@ -24,6 +24,7 @@
 #include <xxhash.h>
 #include <zstd.h>
 
+#include "lib/endian.h"
 #include "lib/fdio.h"
 #include "lib/zseg-decode.h"
 #include "lib/sched.h"

@@ -11,17 +11,8 @@
 #include <string.h>
 #include <zstd_errors.h>
 
+#include "lib/endian.h"
 #include "lib/zstd-frame.h"
-
-unsigned
-zd_log2_ceil(uint64_t v)
-{
-	unsigned l = 0;
-
-	while (l < 64 && (UINT64_C(1) << l) < v)
-		l++;
-	return l;
-}
 
 /* 3.1.1.1 Frame_Header */
 int

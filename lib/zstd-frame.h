@@ -51,36 +51,6 @@ struct zd_zstd_block {
 	uint32_t csize;		/* content bytes after the header */
 };
 
-/* Little-endian helpers for on-disk fields. */
-static inline uint32_t
-zd_le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t
-zd_le64(const unsigned char *p)
-{
-	return (uint64_t)zd_le32(p) | (uint64_t)zd_le32(p + 4) << 32;
-}
-
-static inline void
-zd_put_le32(unsigned char *p, uint32_t v)
-{
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-	p[2] = (unsigned char)(v >> 16);
-	p[3] = (unsigned char)(v >> 24);
-}
-
-static inline void
-zd_put_le64(unsigned char *p, uint64_t v)
-{
-	zd_put_le32(p, (uint32_t)v);
-	zd_put_le32(p + 4, (uint32_t)(v >> 32));
-}
-
 /*
  * Parses a frame header at buf[0, len).  Returns 0 with h filled; 1 when
  * len is too short (h->header_size then says how many bytes are needed,
@@ -146,8 +116,5 @@ int zd_zstd_frame_walk(const struct zd_region *in, uint64_t off,
                        const char *name, struct zd_zstd_frame_info *fi,
                        zd_zstd_block_fn on_block, void *ctx,
                        struct zd_error *err);
-
-/* Log2 of the smallest power of two >= v (v >= 1); 0 for v <= 1. */
-unsigned zd_log2_ceil(uint64_t v);
 
 #endif

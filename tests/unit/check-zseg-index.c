@@ -7,6 +7,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "lib/endian.h"
 #include "lib/zseg-index.h"
 #include "tests/unit/testutil.h"
 

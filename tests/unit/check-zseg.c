@@ -15,6 +15,7 @@
 #include <xxhash.h>
 #include <zstd.h>
 
+#include "lib/endian.h"
 #include "lib/zseg-decode.h"
 #include "lib/zseg-index.h"
 #include "lib/zseg-read.h"

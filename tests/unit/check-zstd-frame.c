@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "lib/endian.h"
 #include "lib/zstd-frame.h"
 #include "tests/unit/testutil.h"
 
