@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/c-ctype.h"
 #include "lib/fdio.h"
 #include "lib/dpkg-check.h"
 
@@ -37,32 +38,6 @@ struct check {
 	struct zd_error *err;
 	const char *ctlpath;	/* DIR/DEBIAN/control, for messages */
 };
-
-static bool
-c_isalnum(int c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-	       (c >= 'A' && c <= 'Z');
-}
-
-static bool
-c_isdigit(int c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static bool
-c_isblank(int c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static bool
-c_isspace(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
-	       c == '\r';
-}
 
 /* dpkg's pkg_name_is_illegal(); the reason goes to buf. */
 static const char *

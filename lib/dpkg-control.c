@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "lib/c-ctype.h"
 #include "lib/dpkg-control.h"
 #include "lib/fdio.h"
 
@@ -36,14 +37,6 @@ static const char *const known_fields[] = {
 	"Triggers-Awaited", "Recommended", "Optional", "Class", "Revision",
 	"Package-Revision", "Package_Revision",
 };
-
-/* dpkg's c_isspace(). */
-static bool
-is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
-	       c == '\r';
-}
 
 static const char *
 known_field(const char *name, size_t len)
@@ -144,7 +137,7 @@ zd_control_parse(const char *buf, size_t len, const char *what,
 		unsigned name_line = lno;
 		size_t nlen;
 
-		while (p < end && !is_space(*p) && *p != ':')
+		while (p < end && !c_isspace(*p) && *p != ':')
 			p++;
 		nlen = (size_t)(p - name);
 		if (nlen == 0)
@@ -153,7 +146,7 @@ zd_control_parse(const char *buf, size_t len, const char *what,
 			PERR("field name '%.*s' cannot start with hyphen",
 			     (int)nlen, name);
 		/* Blanks before ':'. */
-		while (p < end && *p != '\n' && is_space(*p))
+		while (p < end && *p != '\n' && c_isspace(*p))
 			p++;
 		if (p == end)
 			PERR("end of file after field name '%.*s'", (int)nlen,
@@ -165,7 +158,7 @@ zd_control_parse(const char *buf, size_t len, const char *what,
 			     (int)nlen, name);
 		p++;
 		/* Blanks after ':', before the value or the end of line. */
-		while (p < end && *p != '\n' && is_space(*p))
+		while (p < end && *p != '\n' && c_isspace(*p))
 			p++;
 		if (p == end)
 			PERR("end of file before value of field '%.*s' "
@@ -184,7 +177,7 @@ zd_control_parse(const char *buf, size_t len, const char *what,
 			if (p != vstart) {
 				/* A continuation line: must not be blank. */
 				for (const char *q = p; q < eol; q++)
-					if (!is_space(*q))
+					if (!c_isspace(*q))
 						blank = false;
 				if (blank)
 					PERR("blank line in value of field "
@@ -193,10 +186,10 @@ zd_control_parse(const char *buf, size_t len, const char *what,
 			vend = eol;
 			p = eol + 1;
 			lno++;
-			if (p == end || *p == '\n' || !is_space(*p))
+			if (p == end || *p == '\n' || !c_isspace(*p))
 				break;
 		}
-		while (vend > vstart && is_space(vend[-1]))
+		while (vend > vstart && c_isspace(vend[-1]))
 			vend--;
 
 		/* Duplicates, and dpkg's rule for user-defined names. */

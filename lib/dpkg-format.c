@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lib/c-ctype.h"
 #include "lib/dpkg-check.h"
 #include "lib/dpkg-format.h"
 
@@ -68,26 +69,6 @@ sb_finish(struct sb *b, struct zd_error *err)
 		return NULL;
 	}
 	return b->p;
-}
-
-static bool
-c_isspace(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
-	       c == '\r';
-}
-
-static bool
-c_isalnum(int c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-	       (c >= 'A' && c <= 'Z');
-}
-
-static int
-c_tolower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
 }
 
 /* --- the format language ------------------------------------------ */
