@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tar-extract.h - unpack or list a tar stream (libarchive), never outside DIR
+ * tar-extract.h - unpack a tar stream (libarchive), never outside DIR
  */
 #ifndef ZDEB_TAR_EXTRACT_H
 #define ZDEB_TAR_EXTRACT_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "lib/error.h"
 #include "lib/tar-safepath.h"
@@ -38,11 +37,5 @@ struct zd_extract_opts {
  */
 int zd_extract_tar(int tar_fd, const char *dir,
                    const struct zd_extract_opts *o, struct zd_error *err);
-
-/*
- * Lists the tar stream read from tar_fd on out as `tar -tv` (GNU tar 1.34)
- * prints it, dates in local time.
- */
-int zd_list_tar(int tar_fd, FILE *out, struct zd_error *err);
 
 #endif

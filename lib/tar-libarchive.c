@@ -77,3 +77,33 @@ zd_archive_tar_reader(struct zd_error *err)
 	zd_archive_fns.fn_archive_read_support_format_gnutar(a);
 	return a;
 }
+
+struct archive *
+zd_archive_tar_open_fd(int fd, struct zd_error *err)
+{
+	struct archive *a = zd_archive_tar_reader(err);
+
+	if (a == NULL)
+		return NULL;
+	if (zd_archive_fns.fn_archive_read_open_fd(a, fd, 1 << 16) !=
+	    ARCHIVE_OK) {
+		zd_archive_fail(a, "cannot read tar stream", NULL, err);
+		zd_archive_fns.fn_archive_read_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+int
+zd_archive_fail(struct archive *a, const char *what, const char *name,
+                struct zd_error *err)
+{
+	const char *msg = zd_archive_fns.fn_archive_error_string(a);
+
+	if (msg == NULL)
+		msg = "unknown error";
+	if (name != NULL)
+		return zd_err(err, ZD_E_FORMAT, "%s member '%s': %s", what,
+		              name, msg);
+	return zd_err(err, ZD_E_FORMAT, "%s: %s", what, msg);
+}

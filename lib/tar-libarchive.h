@@ -73,6 +73,19 @@ int zd_archive_load(const char *soname, struct zd_archive_fns *fns,
  */
 struct archive *zd_archive_tar_reader(struct zd_error *err);
 
+/*
+ * zd_archive_tar_reader() opened on fd (read in 64 KiB blocks).  NULL with
+ * err set, as zd_archive_fail() words it.
+ */
+struct archive *zd_archive_tar_open_fd(int fd, struct zd_error *err);
+
+/*
+ * Sets err (ZD_E_FORMAT) from a's last error: "WHAT member 'NAME': WHY",
+ * or "WHAT: WHY" when name is NULL.  Returns -1.
+ */
+int zd_archive_fail(struct archive *a, const char *what, const char *name,
+                    struct zd_error *err);
+
 #ifndef ZD_ARCHIVE_LAZY_IMPL
 #define archive_entry_filetype (*zd_archive_fns.fn_archive_entry_filetype)
 #define archive_entry_gid (*zd_archive_fns.fn_archive_entry_gid)

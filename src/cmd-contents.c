@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "lib/tar-extract.h"
+#include "lib/tar-list.h"
 #include "lib/deb-member.h"
 #include "src/cmd.h"
 #include "src/msg.h"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "lib/tar-extract.h"
+#include "lib/tar-list.h"
 #include "lib/deb-member.h"
 #include "src/cmd.h"
 #include "src/dd.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* check-tar-extract.c - member name rules, extraction and listing */
+/* check-tar-extract.c - member name rules and extraction */
 #include "config.h"
 
 #include <check.h>
@@ -177,30 +177,6 @@ START_TEST(test_extract_symlink_escape_refused)
 }
 END_TEST
 
-START_TEST(test_extract_list_matches_tar)
-{
-	struct zd_error err = ZD_ERROR_INIT;
-	char path[4200];
-	FILE *out;
-	int fd;
-
-	ck_assert_int_eq(zd_test_sh(
-		"cd '%s' && mkdir -p src/a && echo hi >src/a/f && "
-		"ln -s f src/a/l && ln src/a/f src/a/h && "
-		"tar -C src -cf in.tar --format=gnu ./ && "
-		"tar -tvf in.tar >want.txt", zd_test_tmpdir), 0);
-	snprintf(path, sizeof(path), "%s/in.tar", zd_test_tmpdir);
-	fd = open(path, O_RDONLY);
-	snprintf(path, sizeof(path), "%s/got.txt", zd_test_tmpdir);
-	out = fopen(path, "w");
-	ck_assert_zd_ok(zd_list_tar(fd, out, &err), &err);
-	fclose(out);
-	close(fd);
-	ck_assert_int_eq(zd_test_sh("cmp '%s/want.txt' '%s/got.txt'",
-	                            zd_test_tmpdir, zd_test_tmpdir), 0);
-}
-END_TEST
-
 START_TEST(test_extract_setuid_kept_with_owner)
 {
 	struct zd_extract_opts o = { .owner = true };
@@ -362,7 +338,6 @@ extract_suite(void)
 
 	tcase_add_test(core, test_extract_safepath_ok);
 	tcase_add_test(core, test_extract_tree);
-	tcase_add_test(core, test_extract_list_matches_tar);
 	tcase_add_test(core, test_extract_setuid_kept_with_owner);
 	tcase_add_test(core, test_extract_replaces_existing_symlink_not_target);
 	tcase_add_test(core, test_extract_readonly_dir_filled);
