@@ -2,12 +2,12 @@
 /*
  * zseg-decode.c - zstd member decoding: indexed, multi-frame or sequential
  *
- * The member's frames are listed first by walking headers (nothing is
- * decoded, so a truncated member fails before any output).  One frame with
- * our index after it is decoded segment by segment; several frames are
- * decoded frame by frame; both on the worker pool, each worker streaming
- * its piece into chunks that the workers themselves write in order
- * (outq.h), in bounded memory.  With one thread, or a plain single frame,
+ * The member's frames are listed first by walking headers (zseg-layout.h:
+ * nothing is decoded, so a truncated member fails before any output).  One
+ * frame with our index after it is decoded segment by segment; several
+ * frames are decoded frame by frame; both on the worker pool, each worker
+ * streaming its piece into chunks that the workers themselves write in
+ * order (outq.h), in bounded memory.  With one thread, or a plain single frame,
  * one streaming decoder reads the member once.
  */
 #include "config.h"
@@ -23,23 +23,17 @@
 #include "lib/zseg-decode.h"
 #include "lib/sched.h"
 #include "lib/zseg-index.h"
+#include "lib/zseg-layout.h"
 #include "lib/zseg-read.h"
 #include "lib/zstd-frame.h"
 
 #define MIB (UINT64_C(1) << 20)
 #define DEFAULT_MAX_WINDOW (128 * MIB)
-#define INDEX_READ_MAX (64u << 10)	/* larger index frames: damaged */
 #define CHUNK (256u << 10)		/* decoded bytes handed on at once */
 #define MEM_BUDGET (512 * MIB)		/* decoded bytes queued, at most */
 /* pieces in flight: one a worker, and one whose worker is done but whose
  * chunks are still being written */
 #define WINDOW(threads) ((threads) + 1)
-
-struct frame_list {
-	struct zd_zstd_frame_info *f;
-	size_t n, cap;
-	size_t nzstd;
-};
 
 struct dec;
 
@@ -92,189 +86,6 @@ window_log_max(const struct zd_dec_params *p)
 	while (wl < 31 && (UINT64_C(1) << wl) < max_window(p))
 		wl++;
 	return wl < ZD_ZSTD_WINLOG_MIN ? ZD_ZSTD_WINLOG_MIN : wl;
-}
-
-static void
-frame_list_free(struct frame_list *fl)
-{
-	free(fl->f);
-	fl->f = NULL;
-	fl->n = fl->cap = fl->nzstd = 0;
-}
-
-static int
-list_frames(const struct zd_region *in, const char *name,
-            struct frame_list *fl, struct zd_error *err)
-{
-	uint64_t off = 0;
-
-	memset(fl, 0, sizeof(*fl));
-	do {
-		struct zd_zstd_frame_info *fi;
-
-		if (fl->n == fl->cap) {
-			size_t cap = fl->cap ? 2 * fl->cap : 16;
-
-			fi = realloc(fl->f, cap * sizeof(*fi));
-			if (fi == NULL) {
-				frame_list_free(fl);
-				return zd_err(err, ZD_E_NOMEM, "out of memory");
-			}
-			fl->f = fi;
-			fl->cap = cap;
-		}
-		fi = &fl->f[fl->n];
-		if (zd_zstd_frame_walk(in, off, name, fi, NULL, NULL,
-		                       err) < 0) {
-			frame_list_free(fl);
-			return -1;
-		}
-		fl->n++;
-		if (!fi->skippable)
-			fl->nzstd++;
-		off += fi->size;
-	} while (off < in->len);
-	if (fl->nzstd == 0) {
-		frame_list_free(fl);
-		return zd_err(err, ZD_E_FORMAT, "no zstd frame in '%s'", name);
-	}
-	return 0;
-}
-
-static const struct zd_zstd_frame_info *
-first_zstd(const struct frame_list *fl, size_t *at)
-{
-	for (size_t i = 0; i < fl->n; i++) {
-		if (!fl->f[i].skippable) {
-			*at = i;
-			return &fl->f[i];
-		}
-	}
-	return NULL;
-}
-
-/* One zstd frame, our index right after it, then nothing but skippables. */
-static bool
-looks_indexed(const struct frame_list *fl, size_t *at)
-{
-	return fl->nzstd == 1 && first_zstd(fl, at) != NULL &&
-	       *at + 1 < fl->n && fl->f[*at + 1].skippable &&
-	       fl->f[*at + 1].magic == ZD_ZSEG_INDEX_MAGIC;
-}
-
-static bool
-looks_pzstd(const struct frame_list *fl)
-{
-	if (fl->nzstd == 0)
-		return false;
-	for (size_t i = 0; i < fl->n; i++) {
-		if (fl->f[i].skippable)
-			continue;
-		if (i == 0 || fl->f[i - 1].magic != ZD_ZSTD_SKIP_MAGIC ||
-		    fl->f[i - 1].size != 12)
-			return false;
-	}
-	return true;
-}
-
-static int
-read_index(const struct zd_region *in, const struct zd_zstd_frame_info *outer,
-           const struct zd_zstd_frame_info *fi, struct zd_zseg_index *idx,
-           struct zd_error *err)
-{
-	unsigned char *buf;
-	int rc;
-
-	memset(idx, 0, sizeof(*idx));
-	if (fi->size > INDEX_READ_MAX)
-		return zd_err(err, ZD_E_FORMAT, "index frame too large");
-	buf = malloc((size_t)fi->size);
-	if (buf == NULL)
-		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	rc = zd_region_read(in, buf, (size_t)fi->size, fi->off, err);
-	if (rc == 0)
-		rc = zd_zseg_index_parse(buf, (size_t)fi->size, idx, err);
-	free(buf);
-	if (rc == 0 && zd_zseg_index_check_frame(idx, outer, err) < 0) {
-		zd_zseg_index_free(idx);
-		rc = -1;
-	}
-	return rc;
-}
-
-/* An indexed member found from its tail. */
-static void
-describe_indexed(const struct zd_zstd_frame_info *outer,
-                 const struct zd_zstd_frame_info *ixf,
-                 const struct zd_zseg_index *idx, struct zd_zstd_info *info)
-{
-	info->layout = ZD_LAYOUT_INDEXED;
-	info->window_log = zd_log2_ceil(outer->hdr.window_size);
-	info->content_size = outer->hdr.content_size <= INT64_MAX ?
-	                     (int64_t)outer->hdr.content_size : -1;
-	info->segments = idx->segments;
-	info->index_size = ixf->size;
-}
-
-/* Frames or segments: segments are counted from the index or the walk. */
-int
-zd_zstd_describe(const struct zd_region *in, struct zd_zstd_info *info,
-                 struct zd_error *err)
-{
-	struct frame_list fl;
-	struct zd_zstd_frame_info fl_outer, ixf;
-	struct zd_zseg_index idx;
-	struct zd_zseg_piece *pc = NULL;
-	size_t at = 0, n = 0;
-	uint64_t wmax = 0, sum = 0;
-	bool known = true;
-
-	memset(info, 0, sizeof(*info));
-	switch (zd_zseg_index_at_tail(in, &fl_outer, &ixf, &idx, err)) {
-	case 1:
-		describe_indexed(&fl_outer, &ixf, &idx, info);
-		zd_zseg_index_free(&idx);
-		return 0;
-	case -1:
-		return -1;
-	}
-	if (list_frames(in, NULL, &fl, err) < 0)
-		return -1;
-	for (size_t i = 0; i < fl.n; i++) {
-		const struct zd_zstd_frame_info *f = &fl.f[i];
-
-		if (f->skippable)
-			continue;
-		if (f->hdr.window_size > wmax)
-			wmax = f->hdr.window_size;
-		if (!f->hdr.has_content_size ||
-		    __builtin_add_overflow(sum, f->hdr.content_size, &sum))
-			known = false;
-	}
-	info->window_log = zd_log2_ceil(wmax);
-	info->content_size = known && sum <= INT64_MAX ? (int64_t)sum : -1;
-	info->segments = fl.nzstd;
-	if (looks_indexed(&fl, &at)) {
-		info->layout = ZD_LAYOUT_INDEXED;
-		info->index_size = fl.f[at + 1].size;
-		if (read_index(in, &fl.f[at], &fl.f[at + 1], &idx, NULL) == 0) {
-			info->segments = idx.segments;
-			zd_zseg_index_free(&idx);
-		} else if (zd_zseg_pieces_walk(in, &fl.f[at], &pc, &n,
-		                               NULL) == 0) {
-			info->segments = n;
-			free(pc);
-		}
-	} else if (looks_pzstd(&fl)) {
-		/* Even one pzstd frame: its leading skippable header is what
-		 * stock dpkg cannot read. */
-		info->layout = ZD_LAYOUT_PZSTD;
-	} else {
-		info->layout = fl.nzstd == 1 ? ZD_LAYOUT_SINGLE :
-		               ZD_LAYOUT_FRAMES;
-	}
-	frame_list_free(&fl);
-	return 0;
 }
 
 /* Checks piece d->cur once all its bytes have passed. */
@@ -571,7 +382,8 @@ plan_indexed(struct dec *d, const struct zd_zstd_frame_info *outer,
 	struct zd_error ierr = ZD_ERROR_INIT;
 	struct zd_zseg_index idx;
 
-	if (read_index(d->in, outer, ixf, &idx, &ierr) == 0) {
+	if (zd_zseg_layout_read_index(d->in, outer, ixf, &idx,
+	                              &ierr) == 0) {
 		int rc = zd_zseg_pieces_from_index(d->in, outer, &idx, &d->pc,
 		                                   &d->n, &ierr);
 
@@ -734,7 +546,7 @@ decode_planned(struct dec *d, const struct zd_zstd_frame_info *outer,
 
 /* Several frames: each a piece, decoded on the workers when it pays. */
 static int
-decode_frames(struct dec *d, const struct frame_list *fl,
+decode_frames(struct dec *d, const struct zd_zseg_frames *fl,
               struct zd_error *err)
 {
 	d->pc = calloc(fl->nzstd, sizeof(*d->pc));
@@ -763,7 +575,7 @@ zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *p,
                 struct zd_sink *out, struct zd_error *err)
 {
 	struct zd_zstd_frame_info outer;
-	struct frame_list fl;
+	struct zd_zseg_frames fl;
 	struct dec d;
 	size_t at = 0;
 	uint64_t known = 0;
@@ -782,7 +594,7 @@ zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *p,
 			rc = decode_planned(&d, &outer, err);
 		goto out;
 	}
-	if (rc < 0 || list_frames(in, d.name, &fl, err) < 0) {
+	if (rc < 0 || zd_zseg_layout_list(in, d.name, &fl, err) < 0) {
 		rc = -1;
 		goto out;
 	}
@@ -793,7 +605,7 @@ zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *p,
 			goto out;
 		}
 	}
-	if (looks_indexed(&fl, &at)) {
+	if (zd_zseg_layout_is_indexed(&fl, &at)) {
 		rc = plan_indexed(&d, &fl.f[at], &fl.f[at + 1], err);
 		if (rc == 0)
 			rc = decode_planned(&d, &fl.f[at], err);
@@ -804,6 +616,6 @@ zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *p,
 	}
 out:
 	free(d.pc);
-	frame_list_free(&fl);
+	zd_zseg_layout_free(&fl);
 	return rc;
 }

@@ -12,14 +12,6 @@
 #include "lib/fdio.h"
 #include "lib/params.h"
 
-struct zd_zstd_info {
-	enum zd_zstd_layout layout;	/* INDEXED, PZSTD, FRAMES or SINGLE */
-	uint64_t segments;		/* segments or frames; 1 for single */
-	unsigned window_log;		/* largest window, log2 */
-	int64_t content_size;		/* -1 when unknown */
-	uint64_t index_size;		/* bytes of the index frame, 0 if none */
-};
-
 /*
  * Decodes a whole zstd member (every frame; skippable frames skipped) into
  * out, in order, on p->threads threads where the layout allows.  Returns 0,
@@ -28,9 +20,5 @@ struct zd_zstd_info {
  */
 int zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *p,
                     struct zd_sink *out, struct zd_error *err);
-
-/* Describes the layout of a zstd member without decoding it. */
-int zd_zstd_describe(const struct zd_region *in, struct zd_zstd_info *info,
-                     struct zd_error *err);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/zseg-decode.h"
+#include "lib/zseg-layout.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 

@@ -18,6 +18,7 @@
 
 #include "lib/codec.h"
 #include "lib/zseg-decode.h"
+#include "lib/zseg-layout.h"
 #include "tests/fuzz/fuzz.h"
 
 struct hsink {
