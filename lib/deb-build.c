@@ -16,12 +16,12 @@
 
 #include "lib/ar.h"
 #include "lib/deb-build.h"
-#include "lib/deb-write.h"
 #include "lib/deb-encoder.h"
-#include "lib/fdio.h"
+#include "lib/deb-write.h"
+#include "lib/dpkg-check.h"
 #include "lib/dpkg-instsize.h"
 #include "lib/dpkg-md5sums.h"
-#include "lib/dpkg-check.h"
+#include "lib/fdio.h"
 #include "lib/tar-build.h"
 
 static char *

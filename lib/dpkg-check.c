@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "lib/c-ctype.h"
-#include "lib/fdio.h"
 #include "lib/dpkg-check.h"
+#include "lib/fdio.h"
 
 /* dpkg's MAXCONFFILENAME (src/deb/dpkg-deb.h). */
 #define CONFFILE_LINE_MAX 1000

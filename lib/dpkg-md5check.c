@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/tar-libarchive.h"
 #include "lib/dpkg-md5check.h"
 #include "lib/dpkg-md5sums.h"
+#include "lib/tar-libarchive.h"
 
 struct sum {
 	char *path;		/* without "./" */

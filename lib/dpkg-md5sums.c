@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/fdio.h"
 #include "lib/dpkg-md5sums.h"
+#include "lib/fdio.h"
 #include "lib/tar-walk.h"
 
 static_assert(MD5_DIGEST_LENGTH * 2 + 1 == ZD_MD5_HEX_SIZE,

@@ -45,9 +45,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/tar-libarchive.h"
-#include "lib/tar-extract.h"
 #include "lib/fdio.h"
+#include "lib/tar-extract.h"
+#include "lib/tar-libarchive.h"
 #include "lib/tar-safepath.h"
 
 /* The names of the regular files extracted so far (hardlink targets). */

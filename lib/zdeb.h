@@ -2,7 +2,7 @@
 /* zdeb.h - libzdeb public header: includes every module header */
 #ifndef ZDEB_H
 #define ZDEB_H
+#include "lib/codec.h"
 #include "lib/error.h"
 #include "lib/fdio.h"
-#include "lib/codec.h"
 #endif

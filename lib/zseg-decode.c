@@ -20,8 +20,8 @@
 
 #include "lib/endian.h"
 #include "lib/outq.h"
-#include "lib/zseg-decode.h"
 #include "lib/sched.h"
+#include "lib/zseg-decode.h"
 #include "lib/zseg-index.h"
 #include "lib/zseg-layout.h"
 #include "lib/zseg-read.h"

@@ -26,8 +26,8 @@
 
 #include "lib/endian.h"
 #include "lib/fdio.h"
-#include "lib/zseg-decode.h"
 #include "lib/sched.h"
+#include "lib/zseg-decode.h"
 #include "lib/zseg-index.h"
 #include "lib/zseg-write.h"
 #include "lib/zstd-frame.h"

@@ -10,8 +10,8 @@
 #include <time.h>
 
 #include "lib/deb-build.h"
-#include "lib/numparse.h"
 #include "lib/dpkg-check.h"
+#include "lib/numparse.h"
 #include "lib/zseg-write.h"
 #include "src/cmd.h"
 #include "src/msg.h"

@@ -4,8 +4,8 @@
 
 #include <stdio.h>
 
-#include "lib/tar-list.h"
 #include "lib/deb-member.h"
+#include "lib/tar-list.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/tar-extract.h"
 #include "lib/deb-member.h"
+#include "lib/tar-extract.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "lib/ar.h"
-#include "lib/deb-write.h"
 #include "lib/deb-encoder.h"
 #include "lib/deb-member.h"
+#include "lib/deb-write.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 

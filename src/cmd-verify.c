@@ -13,8 +13,8 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "lib/dpkg-md5check.h"
 #include "lib/deb-member.h"
+#include "lib/dpkg-md5check.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 #include "src/stockdeb.h"

@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/deb-member.h"
 #include "lib/tar-extract.h"
 #include "lib/tar-list.h"
-#include "lib/deb-member.h"
 #include "src/cmd.h"
 #include "src/dd.h"
 #include "src/msg.h"

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/deb.h"
 #include "lib/deb-member.h"
+#include "lib/deb.h"
 #include "tests/fuzz/fuzz.h"
 
 static int

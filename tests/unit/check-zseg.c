@@ -17,8 +17,8 @@
 
 #include "lib/endian.h"
 #include "lib/zseg-decode.h"
-#include "lib/zseg-layout.h"
 #include "lib/zseg-index.h"
+#include "lib/zseg-layout.h"
 #include "lib/zseg-read.h"
 #include "lib/zseg-write.h"
 #include "lib/zstd-frame.h"
