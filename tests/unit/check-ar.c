@@ -397,7 +397,6 @@ ar_suite(void)
 	TCase *malformed = zd_test_tcase(s, "malformed");
 	TCase *limits = zd_test_tcase(s, "limits");
 
-	tcase_set_timeout(core, 60);
 	tcase_add_test(core, test_ar_write_readback);
 	tcase_add_test(core, test_ar_member_in_place);
 	tcase_add_test(core, test_ar_matches_dpkg_deb);

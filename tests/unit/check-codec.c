@@ -940,8 +940,6 @@ codec_suite(void)
 	TCase *limits = zd_test_tcase(s, "limits");
 
 	tcase_set_timeout(core, 300);
-	tcase_set_timeout(malformed, 60);
-	tcase_set_timeout(limits, 60);
 
 	tcase_add_test(core, test_codec_lookup);
 	tcase_add_test(core, test_codec_level_parse);

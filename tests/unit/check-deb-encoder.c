@@ -193,7 +193,6 @@ encoder_suite(void)
 	TCase *core = zd_test_tcase(s, "core");
 	TCase *malformed = tcase_create("malformed");
 
-	tcase_set_timeout(core, 60);
 	tcase_add_loop_test(core, test_encoder_same_bytes, 0,
 	                    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_loop_test(core, test_encoder_in_place, 0,

@@ -382,8 +382,6 @@ deb_suite(void)
 	TCase *core = zd_test_tcase(s, "core");
 	TCase *malformed = zd_test_tcase(s, "malformed");
 
-	tcase_set_timeout(core, 60);
-	tcase_set_timeout(malformed, 60);
 	tcase_add_loop_test(core, test_deb_open_real, 0,
 	                    sizeof(comps) / sizeof(comps[0]));
 	tcase_add_test(core, test_deb_open_stdin_pipe);

@@ -283,7 +283,6 @@ pkgcheck_suite(void)
 	TCase *core = zd_test_tcase(s, "core");
 	TCase *malformed = zd_test_tcase(s, "malformed");
 
-	tcase_set_timeout(malformed, 60);
 	tcase_add_test(core, test_pkgcheck_good);
 	tcase_add_test(core, test_pkgcheck_name);
 	tcase_add_loop_test(core, test_pkgcheck_version, 0,

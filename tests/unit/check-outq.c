@@ -234,8 +234,6 @@ outq_suite(void)
 	TCase *malformed = tcase_create("malformed");
 	int n = (int)(sizeof(thread_counts) / sizeof(thread_counts[0]));
 
-	tcase_set_timeout(core, 30);
-	tcase_set_timeout(malformed, 30);
 	tcase_add_loop_test(core, test_outq_order, 0, 2 * n);
 	tcase_add_loop_test(malformed, test_outq_job_failure, 0, n);
 	tcase_add_loop_test(malformed, test_outq_write_failure, 0, n);

@@ -356,7 +356,6 @@ tarbuild_suite(void)
 	TCase *limits = tcase_create("limits");
 	const int ncases = (int)(sizeof(cases) / sizeof(cases[0]));
 
-	tcase_set_timeout(core, 120);
 	tcase_add_loop_test(core, test_tarbuild_matches_dpkg_deb, 0, ncases);
 	tcase_add_test(core, test_tarbuild_control_modes);
 	tcase_add_test(core, test_tarbuild_deterministic);

@@ -1031,9 +1031,6 @@ zseg_suite(void)
 	TCase *malformed = zd_test_tcase(s, "malformed");
 	TCase *limits = zd_test_tcase(s, "limits");
 
-	tcase_set_timeout(core, 120);
-	tcase_set_timeout(malformed, 120);
-	tcase_set_timeout(limits, 120);
 	tcase_add_loop_test(core, test_zseg_round_trip, 0,
 	                    (int)(sizeof(rt_cases) / sizeof(rt_cases[0])));
 	tcase_add_test(core, test_zseg_threads_identical);

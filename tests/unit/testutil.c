@@ -145,6 +145,9 @@ zd_test_tcase(Suite *s, const char *name)
 {
 	TCase *tc = tcase_create(name);
 
+	/* Check's 4 s catch hangs, but many tests run dpkg-deb, tar or xz
+	 * on a machine that may be shared: 120 s still catches a hang. */
+	tcase_set_timeout(tc, 120);
 	tcase_add_checked_fixture(tc, zd_test_tmpdir_setup,
 	                          zd_test_tmpdir_teardown);
 	suite_add_tcase(s, tc);

@@ -44,7 +44,8 @@ char *zd_test_path(const char *name);
 /* zd_test_read_file, NUL-terminated. */
 char *zd_test_read_text(const char *path);
 
-/* A test case of s, named name, run in the temporary directory fixture. */
+/* A test case of s, named name, run in the temporary directory fixture,
+ * with a 120 s timeout (hangs only). */
 TCase *zd_test_tcase(Suite *s, const char *name);
 
 /* Runs the suite (CK_FORK default), returns the exit status for main. */
