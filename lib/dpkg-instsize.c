@@ -15,37 +15,13 @@
 
 #include "lib/dpkg-control.h"
 #include "lib/dpkg-instsize.h"
+#include "lib/inoset.h"
 #include "lib/tar-walk.h"
-
-#define INODE_BUCKETS 1024
-
-struct inode {
-	struct inode *next;
-	dev_t dev;
-	ino_t ino;
-};
 
 struct scan {
 	uint64_t kib;
-	struct inode *seen[INODE_BUCKETS];
+	struct zd_inoset seen;	/* inodes with several links, counted */
 };
-
-static size_t
-inode_hash(dev_t dev, ino_t ino)
-{
-	return (size_t)(((uint64_t)dev * 31 + (uint64_t)ino) % INODE_BUCKETS);
-}
-
-static bool
-inode_seen(const struct scan *s, const struct stat *st)
-{
-	const struct inode *i = s->seen[inode_hash(st->st_dev, st->st_ino)];
-
-	for (; i != NULL; i = i->next)
-		if (i->dev == st->st_dev && i->ino == st->st_ino)
-			return true;
-	return false;
-}
 
 static int
 entry(void *ctx, const struct zd_treewalk_entry *e, struct zd_error *err)
@@ -59,20 +35,13 @@ entry(void *ctx, const struct zd_treewalk_entry *e, struct zd_error *err)
 	if (lstat(e->path, &st) < 0)
 		return zd_err_errno(err, ZD_E_IO, "cannot stat '%s'", e->path);
 	if (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) {
-		if (inode_seen(s, &st))
+		if (zd_inoset_find(&s->seen, st.st_dev, st.st_ino, NULL))
 			return 0;
 		add = ((uint64_t)st.st_size + 1023) / 1024;
-		if (st.st_nlink > 1) {
-			const size_t b = inode_hash(st.st_dev, st.st_ino);
-			struct inode *i = malloc(sizeof(*i));
-
-			if (i == NULL)
-				return zd_err(err, ZD_E_NOMEM, "out of memory");
-			i->dev = st.st_dev;
-			i->ino = st.st_ino;
-			i->next = s->seen[b];
-			s->seen[b] = i;
-		}
+		if (st.st_nlink > 1 &&
+		    zd_inoset_add(&s->seen, st.st_dev, st.st_ino, NULL,
+		                  err) < 0)
+			return -1;
 	} else {
 		add = 1;
 	}
@@ -84,24 +53,13 @@ entry(void *ctx, const struct zd_treewalk_entry *e, struct zd_error *err)
 int
 zd_instsize_tree(const char *dir, uint64_t *kib, struct zd_error *err)
 {
-	struct scan *s;
+	struct scan s = { .kib = 0, .seen = ZD_INOSET_INIT };
 	int rc;
 
-	s = calloc(1, sizeof(*s));
-	if (s == NULL)
-		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	rc = zd_treewalk(dir, 0, entry, s, err);
+	rc = zd_treewalk(dir, 0, entry, &s, err);
 	if (rc == 0)
-		*kib = s->kib;
-	for (size_t b = 0; b < INODE_BUCKETS; b++) {
-		while (s->seen[b] != NULL) {
-			struct inode *next = s->seen[b]->next;
-
-			free(s->seen[b]);
-			s->seen[b] = next;
-		}
-	}
-	free(s);
+		*kib = s.kib;
+	zd_inoset_free(&s.seen);
 	return rc;
 }
 

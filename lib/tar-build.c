@@ -24,20 +24,12 @@
 #include <unistd.h>
 
 #include "lib/fdio.h"
+#include "lib/inoset.h"
 #include "lib/tar-build.h"
 #include "lib/tar-header.h"
 #include "lib/tar-walk.h"
 
 #define OUTBUF_SIZE (16 * ZD_TAR_RECORD)
-#define LINK_BUCKETS 1024
-
-/* An inode already archived as a regular file or symlink. */
-struct link {
-	struct link *next;
-	dev_t dev;
-	ino_t ino;
-	char name[];
-};
 
 struct idname {
 	bool valid;
@@ -53,7 +45,8 @@ struct tarbuild {
 	unsigned char *buf;	/* OUTBUF_SIZE */
 	size_t used;
 	uint64_t total;
-	struct link *links[LINK_BUCKETS];
+	/* inodes archived as a regular file or symlink, with its name */
+	struct zd_inoset links;
 	struct idname user;	/* last uid looked up */
 	struct idname group;
 	char root_uname[64];	/* names of uid 0 and gid 0 (LongLink) */
@@ -242,42 +235,14 @@ write_header(struct tarbuild *tb, const struct zd_tarhdr *h,
 	return out(tb, blk, sizeof(blk), err);
 }
 
-static size_t
-link_hash(dev_t dev, ino_t ino)
-{
-	return (size_t)(((uint64_t)dev ^ (uint64_t)ino) % LINK_BUCKETS);
-}
-
-static const struct link *
-link_find(const struct tarbuild *tb, const struct stat *st)
-{
-	const struct link *l = tb->links[link_hash(st->st_dev, st->st_ino)];
-
-	for (; l != NULL; l = l->next)
-		if (l->dev == st->st_dev && l->ino == st->st_ino)
-			return l;
-	return NULL;
-}
-
 /* Remembers name for later links; an inode with one link has none. */
 static int
 link_add(struct tarbuild *tb, const struct stat *st, const char *name,
          struct zd_error *err)
 {
-	const size_t b = link_hash(st->st_dev, st->st_ino);
-	struct link *l;
-
 	if (st->st_nlink < 2)
 		return 0;
-	l = malloc(sizeof(*l) + strlen(name) + 1);
-	if (l == NULL)
-		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	l->dev = st->st_dev;
-	l->ino = st->st_ino;
-	strcpy(l->name, name);
-	l->next = tb->links[b];
-	tb->links[b] = l;
-	return 0;
+	return zd_inoset_add(&tb->links, st->st_dev, st->st_ino, name, err);
 }
 
 static int
@@ -448,7 +413,7 @@ entry(void *ctx, const struct zd_treewalk_entry *e, struct zd_error *err)
 	struct tarbuild *tb = ctx;
 	struct zd_tarhdr h;
 	struct stat st;
-	const struct link *l;
+	const char *linkname;
 
 	if (tb->n_extra > 0 && strncmp(e->name, "./", 2) == 0 &&
 	    e->name[2] != '\0' && strchr(e->name + 2, '/') == NULL) {
@@ -478,11 +443,10 @@ entry(void *ctx, const struct zd_treewalk_entry *e, struct zd_error *err)
 		free(name);
 		return rc;
 	}
-	l = link_find(tb, &st);
-	if (l != NULL) {
+	if (zd_inoset_find(&tb->links, st.st_dev, st.st_ino, &linkname)) {
 		fill_common(tb, &st, &h);
 		h.name = e->name;
-		h.linkname = l->name;
+		h.linkname = linkname;
 		h.type = ZD_TAR_LNK;
 		return write_header(tb, &h, err);
 	}
@@ -552,14 +516,7 @@ build(const char *root, unsigned flags, bool control, bool root_owner,
 		*size = tb->total;
 	rc = 0;
 out:
-	for (size_t i = 0; i < LINK_BUCKETS; i++) {
-		while (tb->links[i] != NULL) {
-			struct link *next = tb->links[i]->next;
-
-			free(tb->links[i]);
-			tb->links[i] = next;
-		}
-	}
+	zd_inoset_free(&tb->links);
 	free(tb->target);
 	free(tb->buf);
 	free(tb);

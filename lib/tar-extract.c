@@ -35,6 +35,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
+#include <search.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,70 +51,41 @@
 #include "lib/tar-libarchive.h"
 #include "lib/tar-safepath.h"
 
-/* The names of the regular files extracted so far (hardlink targets). */
+/*
+ * The names of the regular files extracted so far (hardlink targets), in
+ * a tsearch(3) tree of struct nameent.
+ */
 struct nameset {
-	char **keys;
-	bool *regular;
-	size_t cap, n;	/* cap: a power of two, or 0 */
+	void *root;
 };
 
-static uint64_t
-name_hash(const char *s)
-{
-	uint64_t h = UINT64_C(0xcbf29ce484222325);	/* FNV-1a */
+struct nameent {
+	char *name;
+	bool regular;
+};
 
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * UINT64_C(0x100000001b3);
-	return h;
+static int
+nameent_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct nameent *)a)->name,
+	              ((const struct nameent *)b)->name);
 }
 
-static size_t
-set_slot(const struct nameset *s, const char *name)
+static struct nameent *
+set_find(const struct nameset *s, const char *name)
 {
-	size_t i = (size_t)name_hash(name) & (s->cap - 1);
+	struct nameent key = { .name = (char *)name };
+	void *const *node = tfind(&key, &s->root, nameent_cmp);
 
-	while (s->keys[i] != NULL && strcmp(s->keys[i], name) != 0)
-		i = (i + 1) & (s->cap - 1);
-	return i;
+	return node != NULL ? *(struct nameent *const *)node : NULL;
 }
 
 static bool
 set_is_regular(const struct nameset *s, const char *name)
 {
-	size_t i;
+	const struct nameent *ent = set_find(s, name);
 
-	if (s->cap == 0)
-		return false;
-	i = set_slot(s, name);
-	return s->keys[i] != NULL && s->regular[i];
-}
-
-static int
-set_grow(struct nameset *s, struct zd_error *err)
-{
-	struct nameset t;
-
-	t.cap = s->cap ? 2 * s->cap : 256;
-	t.n = s->n;
-	t.keys = calloc(t.cap, sizeof(*t.keys));
-	t.regular = calloc(t.cap, sizeof(*t.regular));
-	if (t.keys == NULL || t.regular == NULL) {
-		free(t.keys);
-		free(t.regular);
-		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	}
-	for (size_t i = 0; i < s->cap; i++) {
-		if (s->keys[i] != NULL) {
-			size_t j = set_slot(&t, s->keys[i]);
-
-			t.keys[j] = s->keys[i];
-			t.regular[j] = s->regular[i];
-		}
-	}
-	free(s->keys);
-	free(s->regular);
-	*s = t;
-	return 0;
+	return ent != NULL && ent->regular;
 }
 
 /* Records whether name is now a regular file. */
@@ -121,31 +93,40 @@ static int
 set_mark(struct nameset *s, const char *name, bool regular,
          struct zd_error *err)
 {
-	size_t i;
+	struct nameent *ent = set_find(s, name);
 
-	if (!regular && !set_is_regular(s, name))
+	if (ent == NULL && !regular)
 		return 0;
-	if (2 * (s->n + 1) > s->cap && set_grow(s, err) < 0)
-		return -1;
-	i = set_slot(s, name);
-	if (s->keys[i] == NULL) {
-		s->keys[i] = strdup(name);
-		if (s->keys[i] == NULL)
+	if (ent == NULL) {
+		ent = malloc(sizeof(*ent));
+		if (ent != NULL)
+			ent->name = strdup(name);
+		if (ent == NULL || ent->name == NULL ||
+		    tsearch(ent, &s->root, nameent_cmp) == NULL) {
+			if (ent != NULL)
+				free(ent->name);
+			free(ent);
 			return zd_err(err, ZD_E_NOMEM, "out of memory");
-		s->n++;
+		}
 	}
-	s->regular[i] = regular;
+	ent->regular = regular;
 	return 0;
+}
+
+static void
+nameent_free(void *p)
+{
+	struct nameent *ent = p;
+
+	free(ent->name);
+	free(ent);
 }
 
 static void
 set_free(struct nameset *s)
 {
-	for (size_t i = 0; i < s->cap; i++)
-		free(s->keys[i]);
-	free(s->keys);
-	free(s->regular);
-	memset(s, 0, sizeof(*s));
+	tdestroy(s->root, nameent_free);
+	s->root = NULL;
 }
 
 /* A directory's metadata, applied after every member is extracted. */
