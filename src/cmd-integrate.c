@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/spawn.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 #include "src/stockdeb.h"
@@ -106,70 +106,19 @@ root_path(const struct integ *in, const char *path, char *buf, size_t size)
 static int
 run(char *const argv[], char *out, size_t outsize)
 {
-	int pfd[2] = { -1, -1 };
-	size_t used = 0;
-	pid_t pid;
-	int status;
+	static const struct zd_spawn_opts inherit = {
+		ZD_SPAWN_INHERIT, ZD_SPAWN_INHERIT, ZD_SPAWN_INHERIT
+	};
+	struct zd_error err = ZD_ERROR_INIT;
+	int rc;
 
 	fflush(stdout);
 	fflush(stderr);
-	if (out != NULL && pipe(pfd) < 0) {
-		zd_msg_error("cannot create pipe: %s", strerror(errno));
-		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		zd_msg_error("cannot fork: %s", strerror(errno));
-		if (out != NULL) {
-			close(pfd[0]);
-			close(pfd[1]);
-		}
-		return -1;
-	}
-	if (pid == 0) {
-		if (out != NULL) {
-			int null = open("/dev/null", O_WRONLY);
-
-			dup2(pfd[1], 1);
-			if (null >= 0)
-				dup2(null, 2);
-			close(pfd[0]);
-			close(pfd[1]);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (out != NULL) {
-		close(pfd[1]);
-		for (;;) {
-			char junk[512];
-			char *dst = used + 1 < outsize ? out + used : junk;
-			size_t room = used + 1 < outsize ? outsize - 1 - used :
-			              sizeof(junk);
-			ssize_t n = read(pfd[0], dst, room);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			if (dst != junk)
-				used += (size_t)n;
-		}
-		close(pfd[0]);
-		out[used] = '\0';
-		while (used > 0 && out[used - 1] == '\n')
-			out[--used] = '\0';
-	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			zd_msg_error("cannot wait for %s: %s", argv[0],
-			             strerror(errno));
-			return -1;
-		}
-	}
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	rc = out != NULL ? zd_spawn_capture(argv, out, outsize, &err) :
+	     zd_spawn_run(argv, &inherit, &err);
+	if (rc < 0)
+		zd_msg_error("%s", err.msg);
+	return rc;
 }
 
 /* Runs dpkg-divert [--root ROOT] ARGS... (at most 8). */

@@ -11,19 +11,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <xxhash.h>
 
+#include "lib/spawn.h"
 #include "src/msg.h"
 #include "src/stockdeb.h"
-
-extern char **environ;
 
 static bool
 is_program(const char *path)
@@ -92,30 +89,6 @@ zd_stockdeb_find(const char *given, char *out, size_t outsize)
 	return 0;
 }
 
-/* out_fd becomes the child's stdout; every pipe end is O_CLOEXEC. */
-static int
-spawn(const char *prog, const char *action, const char *deb, int out_fd,
-      pid_t *pid)
-{
-	char *argv[] = { (char *)prog, (char *)action, (char *)"--",
-	                 (char *)deb, NULL };
-	posix_spawn_file_actions_t fa;
-	int rc;
-
-	rc = posix_spawn_file_actions_init(&fa);
-	if (rc == 0)
-		rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-		                                      O_RDONLY, 0);
-	if (rc == 0)
-		rc = posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
-	if (rc == 0)
-		rc = posix_spawn(pid, prog, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0)
-		zd_msg_error("cannot run '%s': %s", prog, strerror(rc));
-	return rc != 0 ? -1 : 0;
-}
-
 /* Hashes everything readable from fd; -1 on a read error (printed). */
 static int
 hash_all(int fd, const char *prog, struct zd_stockdeb_out *out)
@@ -151,40 +124,28 @@ hash_all(int fd, const char *prog, struct zd_stockdeb_out *out)
 	return rc;
 }
 
-static int
-wait_status(pid_t pid)
-{
-	int ws;
-
-	while (waitpid(pid, &ws, 0) < 0) {
-		if (errno != EINTR)
-			return 128;
-	}
-	if (WIFEXITED(ws))
-		return WEXITSTATUS(ws);
-	return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 128;
-}
-
 int
 zd_stockdeb_read(const char *prog, const char *action, const char *deb,
                  struct zd_stockdeb_out *out)
 {
-	int p[2];
-	pid_t pid;
+	static const struct zd_spawn_opts o = {
+		ZD_SPAWN_NULL, ZD_SPAWN_PIPE, ZD_SPAWN_INHERIT
+	};
+	char *argv[] = { (char *)prog, (char *)action, (char *)"--",
+	                 (char *)deb, NULL };
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_spawn sp;
 	int rc;
 
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		zd_msg_error("cannot make a pipe: %s", strerror(errno));
+	if (zd_spawn_start(argv, &o, &sp, &err) < 0) {
+		zd_msg_error("%s", err.msg);
 		return -1;
 	}
-	if (spawn(prog, action, deb, p[1], &pid) < 0) {
-		close(p[0]);
-		close(p[1]);
+	rc = hash_all(sp.out_fd, prog, out);
+	out->status = zd_spawn_wait(&sp, &err);
+	if (out->status < 0) {
+		zd_msg_error("%s", err.msg);
 		return -1;
 	}
-	close(p[1]);
-	rc = hash_all(p[0], prog, out);
-	close(p[0]);
-	out->status = wait_status(pid);
 	return rc;
 }
