@@ -191,7 +191,7 @@ encoder_suite(void)
 {
 	Suite *s = suite_create("encoder");
 	TCase *core = zd_test_tcase(s, "core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *malformed = zd_test_tcase_plain(s, "malformed");
 
 	tcase_add_loop_test(core, test_encoder_same_bytes, 0,
 	                    (int)(sizeof(cases) / sizeof(cases[0])));
@@ -199,7 +199,6 @@ encoder_suite(void)
 	                    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(core, test_encoder_progress);
 	tcase_add_test(malformed, test_encoder_bad_params);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

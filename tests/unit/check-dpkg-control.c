@@ -159,7 +159,7 @@ control_suite(void)
 {
 	Suite *s = suite_create("control");
 	TCase *core = zd_test_tcase(s, "core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *malformed = zd_test_tcase_plain(s, "malformed");
 
 	tcase_add_test(core, test_control_good);
 	tcase_add_test(core, test_control_empty_first_line);
@@ -168,7 +168,6 @@ control_suite(void)
 	tcase_add_loop_test(malformed, test_control_bad, 0,
 	                    sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(malformed, test_control_nul);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

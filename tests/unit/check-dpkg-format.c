@@ -165,15 +165,13 @@ static Suite *
 pkgformat_suite(void)
 {
 	Suite *s = suite_create("pkgformat");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *core = zd_test_tcase_plain(s, "core");
+	TCase *malformed = zd_test_tcase_plain(s, "malformed");
 
 	tcase_add_test(core, test_pkgformat_print);
 	tcase_add_test(core, test_pkgformat_field);
 	tcase_add_test(malformed, test_pkgformat_bad_format);
 	tcase_add_test(malformed, test_pkgformat_unsupported);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

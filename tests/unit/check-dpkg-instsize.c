@@ -163,13 +163,12 @@ instsize_suite(void)
 {
 	Suite *s = suite_create("instsize");
 	TCase *core = zd_test_tcase(s, "core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *malformed = zd_test_tcase_plain(s, "malformed");
 
 	tcase_add_test(core, test_instsize_rule);
 	tcase_add_test(core, test_instsize_matches_dpkg_gencontrol);
 	tcase_add_test(core, test_instsize_control_placement);
 	tcase_add_test(malformed, test_instsize_control_malformed);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

@@ -83,15 +83,13 @@ static Suite *
 numparse_suite(void)
 {
 	Suite *s = suite_create("numparse");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *core = zd_test_tcase_plain(s, "core");
+	TCase *malformed = zd_test_tcase_plain(s, "malformed");
 
 	tcase_add_test(core, test_numparse_valid);
 	tcase_add_test(core, test_numparse_size);
 	tcase_add_test(malformed, test_numparse_not_integer);
 	tcase_add_test(malformed, test_numparse_range);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

@@ -230,15 +230,13 @@ static Suite *
 outq_suite(void)
 {
 	Suite *s = suite_create("outq");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *core = zd_test_tcase_plain(s, "core");
+	TCase *malformed = zd_test_tcase_plain(s, "malformed");
 	int n = (int)(sizeof(thread_counts) / sizeof(thread_counts[0]));
 
 	tcase_add_loop_test(core, test_outq_order, 0, 2 * n);
 	tcase_add_loop_test(malformed, test_outq_job_failure, 0, n);
 	tcase_add_loop_test(malformed, test_outq_write_failure, 0, n);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

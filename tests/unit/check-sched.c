@@ -255,8 +255,8 @@ static Suite *
 sched_suite(void)
 {
 	Suite *s = suite_create("sched");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
+	TCase *core = zd_test_tcase_plain(s, "core");
+	TCase *malformed = zd_test_tcase_plain(s, "malformed");
 	int n = (int)NCOUNTS;
 
 	/* 0 .. n-1: zd_sched_run(); n .. 2n-1: the caller-driven API */
@@ -267,8 +267,6 @@ sched_suite(void)
 	                    n + 1);
 	tcase_add_loop_test(malformed, test_sched_consume_failure, 0, 2 * n);
 	tcase_add_loop_test(malformed, test_sched_produce_failure, 0, n);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
 	return s;
 }
 

@@ -105,9 +105,9 @@ static Suite *
 safepath_suite(void)
 {
 	Suite *s = suite_create("safepath");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
-	TCase *limits = tcase_create("limits");
+	TCase *core = zd_test_tcase_plain(s, "core");
+	TCase *malformed = zd_test_tcase_plain(s, "malformed");
+	TCase *limits = zd_test_tcase_plain(s, "limits");
 
 	tcase_add_loop_test(core, test_safepath_normalize, 0,
 	                    sizeof(good) / sizeof(*good));
@@ -115,9 +115,6 @@ safepath_suite(void)
 	tcase_add_loop_test(malformed, test_safepath_refused, 0,
 	                    sizeof(bad) / sizeof(*bad));
 	tcase_add_test(limits, test_safepath_limits);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
-	suite_add_tcase(s, limits);
 	return s;
 }
 

@@ -263,9 +263,9 @@ static Suite *
 zseg_index_suite(void)
 {
 	Suite *s = suite_create("zseg-index");
-	TCase *core = tcase_create("core");
-	TCase *malformed = tcase_create("malformed");
-	TCase *limits = tcase_create("limits");
+	TCase *core = zd_test_tcase_plain(s, "core");
+	TCase *malformed = zd_test_tcase_plain(s, "malformed");
+	TCase *limits = zd_test_tcase_plain(s, "limits");
 
 	tcase_add_test(core, test_zseg_index_round_trip);
 	tcase_add_test(malformed, test_zseg_index_every_byte);
@@ -273,9 +273,6 @@ zseg_index_suite(void)
 	tcase_add_test(malformed, test_zseg_index_overflow);
 	tcase_add_test(malformed, test_zseg_index_frame_check);
 	tcase_add_test(limits, test_zseg_index_limits);
-	suite_add_tcase(s, core);
-	suite_add_tcase(s, malformed);
-	suite_add_tcase(s, limits);
 	return s;
 }
 

@@ -154,6 +154,16 @@ zd_test_tcase(Suite *s, const char *name)
 	return tc;
 }
 
+TCase *
+zd_test_tcase_plain(Suite *s, const char *name)
+{
+	TCase *tc = tcase_create(name);
+
+	tcase_set_timeout(tc, 120);
+	suite_add_tcase(s, tc);
+	return tc;
+}
+
 int
 zd_test_main(Suite *s)
 {

@@ -47,6 +47,8 @@ char *zd_test_read_text(const char *path);
 /* A test case of s, named name, run in the temporary directory fixture,
  * with a 120 s timeout (hangs only). */
 TCase *zd_test_tcase(Suite *s, const char *name);
+/* The same without the fixture. */
+TCase *zd_test_tcase_plain(Suite *s, const char *name);
 
 /* Runs the suite (CK_FORK default), returns the exit status for main. */
 int zd_test_main(Suite *s);
