@@ -13,8 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <lzma.h>
-
 #include "lib/codec.h"
 #include "lib/error.h"
 #include "lib/fdio.h"
@@ -61,15 +59,6 @@ int zd_codec_err_corrupt(struct zd_error *err, enum zd_errc code,
  */
 ssize_t zd_codec_read_chunk(const struct zd_region *in, uint64_t *off,
                             void *buf, size_t cap, struct zd_error *err);
-
-/*
- * Drives an initialized liblzma decoder s over in into out (shared by the
- * xz and lzma codecs; name is used in messages), then ends s.  Returns 0, or
- * -1 with err set.
- */
-int zd_codec_lzma_run(lzma_stream *s, const struct zd_region *in,
-                      const struct zd_dec_params *p, struct zd_sink *out,
-                      const char *name, struct zd_error *err);
 
 /*
  * A streaming compressor (codec-stream.c drives it).  init() makes the

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * codec-xz.c - xz through liblzma, writing the bytes dpkg-deb writes
+ * codec-xz.c - the liblzma formats: xz, written as dpkg-deb writes it, and
+ * the legacy .lzma (lzma_alone), read only
  *
  * dpkg-deb 1.21.22 (lib/dpkg/compress.c, filter_xz_init) always uses the
  * multi-threaded encoder, even for one thread: preset = level (| EXTREME),
@@ -145,10 +146,12 @@ const struct zd_cstream_ops zd_codec_xz_stream = {
 	xz_init, xz_code, xz_end,
 };
 
-int
-zd_codec_lzma_run(lzma_stream *s, const struct zd_region *in,
-                  const struct zd_dec_params *p, struct zd_sink *out,
-                  const char *name, struct zd_error *err)
+/* Drives an initialized liblzma decoder s over in into out (name: in
+ * messages), then ends s. */
+static int
+lzma_run(lzma_stream *s, const struct zd_region *in,
+         const struct zd_dec_params *p, struct zd_sink *out, const char *name,
+         struct zd_error *err)
 {
 	struct zd_codec_out o = { out, p, 0 };
 	unsigned char *ibuf = malloc(ZD_CODEC_CHUNK);
@@ -236,5 +239,22 @@ zd_codec_xz_decompress(const struct zd_region *in,
 		return zd_err(err, r == LZMA_MEM_ERROR ? ZD_E_NOMEM :
 		              ZD_E_INTERNAL, "cannot initialize xz "
 		              "decompression: %s", lzma_strerror(r));
-	return zd_codec_lzma_run(&s, in, p, out, "xz", err);
+	return lzma_run(&s, in, p, out, "xz", err);
+}
+
+/* .lzma as dpkg-deb reads it: lzma_alone_decoder without a memory limit. */
+int
+zd_codec_lzma_decompress(const struct zd_region *in,
+                         const struct zd_dec_params *p, struct zd_sink *out,
+                         struct zd_error *err)
+{
+	lzma_stream s = LZMA_STREAM_INIT;
+	lzma_ret r;
+
+	r = lzma_alone_decoder(&s, UINT64_MAX);
+	if (r != LZMA_OK)
+		return zd_err(err, r == LZMA_MEM_ERROR ? ZD_E_NOMEM :
+		              ZD_E_INTERNAL, "cannot initialize lzma "
+		              "decompression");
+	return lzma_run(&s, in, p, out, "lzma", err);
 }
