@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * codec-zstd.c - zstd: the single-frame and dpkg-deb layouts, and the
- * sequential decoder of every layout
+ * codec-zstd.c - zstd in the registry: the single-frame and dpkg-deb
+ * layouts written here, the segmented ones and every decode handed to the
+ * zseg engines
  *
  * The segmented layouts (indexed, frames, pzstd) live in zseg-write.c.
  *
@@ -17,10 +18,8 @@
  * first short read.  Its bytes therefore depend on the thread count the way
  * dpkg-deb's do.
  *
- * The decoder reads every frame, unlike dpkg-deb, which stops after the
- * first one.  Frame headers are checked here (RFC 8878 3.1.1) so that
- * skippable frames are stepped over and a too large window is reported with
- * its size; the stable API has no frame header parser.
+ * Decoding is zseg-decode.c's for every layout: it reads every frame,
+ * unlike dpkg-deb, which stops after the first one.
  */
 #include "config.h"
 
@@ -36,23 +35,8 @@
 #include "lib/zseg-write.h"
 #include "lib/zstd-frame.h"
 
-/* RFC 8878 3.1.1: frame magic; 3.1.2: skippable magic 0x184D2A5?. */
-#define ZSTD_FRAME_MAGIC 0xFD2FB528u
-#define ZSTD_SKIP_MAGIC_MASK 0xFFFFFFF0u
-#define ZSTD_SKIP_MAGIC 0x184D2A50u
-/* Magic (4) + descriptor (1) + window (1) + dictionary id (4) + FCS (8). */
-#define ZSTD_HEADER_MAX 18
-/* The window the decoder accepts by default: zstd's own default cap. */
-#define DEFAULT_MAX_WINDOW (UINT64_C(1) << 27)
 /* The largest window SINGLE writes, with or without --long. */
 #define SINGLE_MAX_WINDOW_LOG 27
-
-static uint32_t
-le32(const unsigned char *b)
-{
-	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-	       (uint32_t)b[3] << 24;
-}
 
 static int
 zstd_fail(struct zd_error *err, const char *what, size_t r)
@@ -238,208 +222,6 @@ zd_codec_zstd_compress(const struct zd_comp_params *p, int in_fd,
 	}
 	return zd_err(err, ZD_E_INTERNAL, "unknown zstd layout %d",
 	              (int)p->layout);
-}
-
-/*
- * Window size of the frame header in h[0, n) (RFC 8878 3.1.1.1.2), or 0
- * when the header is incomplete (the decoder then reports the error).
- */
-static uint64_t
-frame_window(const unsigned char *h, size_t n)
-{
-	static const unsigned did_size[4] = { 0, 1, 2, 4 };
-	static const unsigned fcs_size[4] = { 0, 2, 4, 8 };
-	unsigned fhd, fcs_n, pos;
-	uint64_t fcs = 0;
-
-	if (n < 6)
-		return 0;
-	fhd = h[4];
-	if ((fhd & 0x20) == 0) {
-		unsigned exponent = h[5] >> 3, mantissa = h[5] & 7;
-		uint64_t base = UINT64_C(1) << (10 + exponent);
-
-		return base + base / 8 * mantissa;
-	}
-	/* Single segment: the window is the content size. */
-	fcs_n = fcs_size[fhd >> 6];
-	if (fcs_n == 0)
-		fcs_n = 1;
-	pos = 5 + did_size[fhd & 3];
-	if (pos + fcs_n > n)
-		return 0;
-	for (unsigned i = 0; i < fcs_n; i++)
-		fcs |= (uint64_t)h[pos + i] << (8 * i);
-	if (fcs_n == 2)
-		fcs += 256;
-	return fcs;
-}
-
-/*
- * At a frame boundary *pos: steps over skippable frames and checks the
- * next frame's window.  Sets *end when the member ends at *pos.
- */
-static int
-frame_boundary(const struct zd_region *in, const struct zd_dec_params *p,
-               uint64_t max_window, uint64_t *pos, bool *end,
-               struct zd_error *err)
-{
-	unsigned char h[ZSTD_HEADER_MAX];
-
-	for (;;) {
-		size_t n = in->len - *pos > sizeof(h) ?
-		           sizeof(h) : (size_t)(in->len - *pos);
-		uint64_t next, window;
-		uint32_t magic;
-
-		*end = n == 0;
-		if (n < 4)
-			return 0;
-		if (zd_region_read(in, h, n, *pos, err) < 0)
-			return -1;
-		magic = le32(h);
-		if (magic == ZSTD_FRAME_MAGIC) {
-			window = frame_window(h, n);
-			if (window > max_window)
-				return zd_err(err, ZD_E_LIMIT, "window of %ju "
-				              "bytes exceeds the limit of %ju "
-				              "bytes in '%s' at offset %ju",
-				              (uintmax_t)window,
-				              (uintmax_t)max_window,
-				              zd_codec_member(p),
-				              (uintmax_t)*pos);
-			return 0;
-		}
-		if ((magic & ZSTD_SKIP_MAGIC_MASK) != ZSTD_SKIP_MAGIC)
-			return 0;
-		if (n < 8 || __builtin_add_overflow(*pos, 8 + (uint64_t)
-		                                    le32(h + 4), &next) ||
-		    next > in->len)
-			return zd_codec_err_truncated(err, p, in->len);
-		*pos = next;
-	}
-}
-
-static unsigned
-window_log_max(uint64_t max_window)
-{
-	ZSTD_bounds b = ZSTD_dParam_getBounds(ZSTD_d_windowLogMax);
-	unsigned log = 10;
-
-	/* Round up: frame_boundary() enforces the exact limit. */
-	while (log < 63 && (UINT64_C(1) << log) < max_window)
-		log++;
-	if (!ZSTD_isError(b.error)) {
-		if ((int)log < b.lowerBound)
-			log = (unsigned)b.lowerBound;
-		if ((int)log > b.upperBound)
-			log = (unsigned)b.upperBound;
-	}
-	return log;
-}
-
-int
-zd_zstd_decode_sequential(const struct zd_region *in,
-                          const struct zd_dec_params *p, struct zd_sink *out,
-                          struct zd_error *err)
-{
-	const size_t ibuf_size = ZSTD_DStreamInSize();
-	const size_t obuf_size = ZSTD_DStreamOutSize();
-	const uint64_t max_window = p->max_window ? p->max_window :
-	                            DEFAULT_MAX_WINDOW;
-	struct zd_codec_out o = { out, p, 0 };
-	ZSTD_DCtx *dctx = ZSTD_createDCtx();
-	unsigned char *ibuf = malloc(ibuf_size);
-	unsigned char *obuf = malloc(obuf_size);
-	ZSTD_inBuffer zin = { ibuf, 0, 0 };
-	bool boundary = true;
-	unsigned stalls = 0;
-	uint64_t off = 0;
-	int rc = -1;
-	size_t r;
-
-	if (dctx == NULL || ibuf == NULL || obuf == NULL) {
-		zd_err(err, ZD_E_NOMEM, "out of memory");
-		goto out;
-	}
-	if (in->len == 0) {
-		zd_codec_err_truncated(err, p, 0);
-		goto out;
-	}
-	r = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax,
-	                           (int)window_log_max(max_window));
-	if (ZSTD_isError(r)) {
-		zstd_fail(err, "cannot set the zstd window limit", r);
-		goto out;
-	}
-	for (;;) {
-		ZSTD_outBuffer zout = { obuf, obuf_size, 0 };
-		/* Offset in the member of the next byte to decode. */
-		uint64_t pos = off - (zin.size - zin.pos);
-		size_t had_in;
-
-		if (boundary) {
-			bool end;
-
-			if (frame_boundary(in, p, max_window, &pos, &end,
-			                   err) < 0)
-				goto out;
-			if (end)
-				break;
-			/* Restart reading at the frame. */
-			off = pos;
-			zin.size = zin.pos = 0;
-			boundary = false;
-		}
-		if (zin.pos == zin.size && off < in->len) {
-			ssize_t n = zd_codec_read_chunk(in, &off, ibuf,
-			                                ibuf_size, err);
-
-			if (n < 0)
-				goto out;
-			zin.size = (size_t)n;
-			zin.pos = 0;
-		}
-		had_in = zin.pos;
-		r = ZSTD_decompressStream(dctx, &zout, &zin);
-		if (ZSTD_isError(r)) {
-			enum zd_errc ec = zd_zstd_errc(r);
-
-			if (ec == ZD_E_NOMEM) {
-				zd_err(err, ZD_E_NOMEM, "out of memory");
-				goto out;
-			}
-			zd_codec_err_corrupt(err, ec, p, "zstd", pos,
-			                     ZSTD_getErrorName(r));
-			goto out;
-		}
-		if (zd_codec_out_write(&o, obuf, zout.pos, err) < 0)
-			goto out;
-		if (r == 0) {
-			/* The frame ended and is fully flushed. */
-			boundary = true;
-			stalls = 0;
-			continue;
-		}
-		if (zin.pos == zin.size && off == in->len &&
-		    zout.pos < zout.size) {
-			zd_codec_err_truncated(err, p, in->len);
-			goto out;
-		}
-		/* libzstd progresses whenever it has input and room. */
-		stalls = zin.pos == had_in && zout.pos == 0 ? stalls + 1 : 0;
-		if (stalls > 2) {
-			zd_codec_err_corrupt(err, ZD_E_INTERNAL, p, "zstd", pos,
-			                     "decoder made no progress");
-			goto out;
-		}
-	}
-	rc = 0;
-out:
-	ZSTD_freeDCtx(dctx);
-	free(ibuf);
-	free(obuf);
-	return rc;
 }
 
 int

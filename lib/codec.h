@@ -107,15 +107,4 @@ int zd_decompress(const struct zd_codec *c, const struct zd_region *in,
                   const struct zd_dec_params *p, struct zd_sink *out,
                   struct zd_error *err);
 
-/*
- * Decodes every frame of a zstd member in order on one thread (skippable
- * frames are skipped), with the window capped at p->max_window (0: 128 MiB).
- * Returns 0, or -1 with err set: ZD_E_FORMAT on truncated or corrupt input,
- * ZD_E_CHECKSUM on a content checksum mismatch, ZD_E_LIMIT if a frame needs
- * a larger window or the output exceeds p->max_output.
- */
-int zd_zstd_decode_sequential(const struct zd_region *in,
-                              const struct zd_dec_params *p,
-                              struct zd_sink *out, struct zd_error *err);
-
 #endif
