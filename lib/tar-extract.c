@@ -758,6 +758,7 @@ zd_extract_tar(int tar_fd, const char *dir, const struct zd_extract_opts *o,
 	struct archive *in = NULL;
 	struct archive_entry *e;
 	struct xctx x;
+	locale_t saved;
 	int rc = -1, r;
 
 	memset(&x, 0, sizeof(x));
@@ -769,6 +770,7 @@ zd_extract_tar(int tar_fd, const char *dir, const struct zd_extract_opts *o,
 	if (x.root < 0)
 		return zd_err_errno(err, ZD_E_IO, "cannot open directory '%s'",
 		                    dir);
+	saved = uselocale(o->names);
 	in = zd_archive_tar_open_fd(tar_fd, err);
 	if (in == NULL)
 		goto out;
@@ -803,6 +805,7 @@ out:
 	drop_tmp(&x);
 	if (in != NULL)
 		archive_read_free(in);
+	uselocale(saved);
 	if (x.cache_path != NULL) {
 		close(x.cache_fd);
 		free(x.cache_path);

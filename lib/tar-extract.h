@@ -5,6 +5,7 @@
 #ifndef ZDEB_TAR_EXTRACT_H
 #define ZDEB_TAR_EXTRACT_H
 
+#include <locale.h>
 #include <stdbool.h>
 
 #include "lib/error.h"
@@ -15,6 +16,10 @@ struct zd_extract_opts {
 	bool allow_devices;	/* device nodes and FIFOs */
 	/* Called with each member name as it is extracted (-X). */
 	void (*on_entry)(void *ctx, const char *name);
+	/* The locale tar -x would run in ((locale_t)0: the calling
+	 * thread's): libarchive converts pax names, which are UTF-8, to its
+	 * charset as tar does, for the files made and for on_entry. */
+	locale_t names;
 	void *ctx;
 	/* Warnings (setuid bits dropped); may be NULL. */
 	zd_warn_fn warn;

@@ -3,19 +3,21 @@
  * tar-list.c - list a tar stream as GNU tar 1.34's `tar -tv` does
  *
  * libarchive parses; the mode string, the owner/size column that widens as
- * it goes, the date and the name quoting are GNU tar's (src/list.c), since
- * dpkg-deb -c prints what tar prints.
+ * it goes and the date are GNU tar's (src/list.c), the name quoting is
+ * tar-quote's, since dpkg-deb -c prints what tar prints.
  */
 #include "config.h"
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "lib/tar-libarchive.h"
 #include "lib/tar-list.h"
+#include "lib/tar-quote.h"
 
 /* GNU tar's mode string (list.c pax_decode_mode + type letter). */
 static void
@@ -53,53 +55,63 @@ mode_string(struct archive_entry *e, char s[11])
 	s[10] = '\0';
 }
 
-/* GNU tar's default "escape" quoting of names. */
-static void
-put_quoted(FILE *out, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
+struct lister {
+	FILE *out;
+	locale_t names;		/* what tar -tv would run in */
+	char *q;		/* the last name quoted */
+	size_t qsize;
+	int ugswidth;		/* GNU tar list.c: from 19, only widens */
+};
 
-		switch (c) {
-		case '\\': fputs("\\\\", out); break;
-		case '\a': fputs("\\a", out); break;
-		case '\b': fputs("\\b", out); break;
-		case '\f': fputs("\\f", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\v': fputs("\\v", out); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				fprintf(out, "\\%03o", c);
-			else
-				fputc(c, out);
-		}
+/* Writes s quoted as tar does (tar-quote.h); NULL (a name libarchive
+ * could not convert) as the empty name. */
+static int
+put_quoted(struct lister *l, const char *s, struct zd_error *err)
+{
+	size_t need;
+
+	if (s == NULL)
+		s = "";
+	need = ZD_TAR_QUOTE_MAX(strlen(s));
+	if (need > l->qsize) {
+		char *q = realloc(l->q, need);
+
+		if (q == NULL)
+			return zd_err(err, ZD_E_NOMEM, "out of memory");
+		l->q = q;
+		l->qsize = need;
 	}
+	zd_tar_quote(l->q, l->qsize, s, l->names);
+	fputs(l->q, l->out);
+	return 0;
 }
 
-static void
-list_entry(FILE *out, struct archive_entry *e, int *ugswidth)
+/* A number for an owner or group without a name, as tar prints it. */
+static const char *
+id_or_name(const char *name, intmax_t id, char buf[32])
 {
-	char modes[11], user[64], group[64], size[64], date[64];
-	const char *un = archive_entry_uname(e);
-	const char *gn = archive_entry_gname(e);
+	if (name != NULL && *name != '\0')
+		return name;
+	snprintf(buf, 32, "%jd", id);
+	return buf;
+}
+
+/* One line of tar -tv (GNU tar list.c simple_print_header): owner and
+ * group names are printed as they are, names and link targets quoted. */
+static int
+list_entry(struct lister *l, struct archive_entry *e, struct zd_error *err)
+{
+	char modes[11], uid[32], gid[32], size[64], date[64];
+	const char *user = id_or_name(archive_entry_uname(e),
+	                              (intmax_t)archive_entry_uid(e), uid);
+	const char *group = id_or_name(archive_entry_gname(e),
+	                               (intmax_t)archive_entry_gid(e), gid);
 	mode_t t = archive_entry_filetype(e);
 	time_t mt = archive_entry_mtime(e);
 	struct tm tm;
 	int pad, sizelen;
 
 	mode_string(e, modes);
-	if (un != NULL && *un != '\0')
-		snprintf(user, sizeof(user), "%s", un);
-	else
-		snprintf(user, sizeof(user), "%jd",
-		         (intmax_t)archive_entry_uid(e));
-	if (gn != NULL && *gn != '\0')
-		snprintf(group, sizeof(group), "%s", gn);
-	else
-		snprintf(group, sizeof(group), "%jd",
-		         (intmax_t)archive_entry_gid(e));
 	if (t == AE_IFCHR || t == AE_IFBLK)
 		snprintf(size, sizeof(size), "%ju,%ju",
 		         (uintmax_t)archive_entry_rdevmajor(e),
@@ -111,31 +123,40 @@ list_entry(FILE *out, struct archive_entry *e, int *ugswidth)
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
 	sizelen = (int)strlen(size);
 	pad = (int)(strlen(user) + 1 + strlen(group) + 1) + sizelen;
-	if (pad > *ugswidth)
-		*ugswidth = pad;
-	fprintf(out, "%s %s/%s %*s %-16s ", modes, user, group,
-	        *ugswidth - pad + sizelen, size, date);
-	put_quoted(out, archive_entry_pathname(e));
+	if (pad > l->ugswidth)
+		l->ugswidth = pad;
+	fprintf(l->out, "%s %s/%s %*s %-16s ", modes, user, group,
+	        l->ugswidth - pad + sizelen, size, date);
+	if (put_quoted(l, archive_entry_pathname(e), err) < 0)
+		return -1;
 	if (archive_entry_hardlink(e) != NULL) {
-		fputs(" link to ", out);
-		put_quoted(out, archive_entry_hardlink(e));
+		fputs(" link to ", l->out);
+		if (put_quoted(l, archive_entry_hardlink(e), err) < 0)
+			return -1;
 	} else if (t == AE_IFLNK) {
-		fputs(" -> ", out);
-		put_quoted(out, archive_entry_symlink(e));
+		fputs(" -> ", l->out);
+		if (put_quoted(l, archive_entry_symlink(e), err) < 0)
+			return -1;
 	}
-	fputc('\n', out);
+	fputc('\n', l->out);
+	return 0;
 }
 
 int
-zd_list_tar(int tar_fd, FILE *out, struct zd_error *err)
+zd_list_tar(int tar_fd, FILE *out, locale_t names, struct zd_error *err)
 {
+	/* libarchive converts pax names (UTF-8) to the current locale's
+	 * charset, as tar does: run it in tar's. */
+	locale_t saved = uselocale(names);
 	struct archive *in = zd_archive_tar_open_fd(tar_fd, err);
+	struct lister l = { .out = out, .names = names, .ugswidth = 19 };
 	struct archive_entry *e;
-	int ugswidth = 19;	/* GNU tar list.c */
 	int rc = -1, r;
 
-	if (in == NULL)
+	if (in == NULL) {
+		uselocale(saved);
 		return -1;
+	}
 	for (;;) {
 		r = archive_read_next_header(in, &e);
 		if (r == ARCHIVE_EOF)
@@ -145,7 +166,8 @@ zd_list_tar(int tar_fd, FILE *out, struct zd_error *err)
 			                err);
 			goto out;
 		}
-		list_entry(out, e, &ugswidth);
+		if (list_entry(&l, e, err) < 0)
+			goto out;
 		if (archive_read_data_skip(in) != ARCHIVE_OK) {
 			zd_archive_fail(in, "cannot read data of",
 			                archive_entry_pathname(e), err);
@@ -154,6 +176,8 @@ zd_list_tar(int tar_fd, FILE *out, struct zd_error *err)
 	}
 	rc = 0;
 out:
+	free(l.q);
 	archive_read_free(in);
+	uselocale(saved);
 	return rc;
 }

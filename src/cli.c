@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lib/numparse.h"
+#include "lib/tar-quote.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 
@@ -341,4 +342,31 @@ zd_cli_read_args(const char *cmd, const char *usage, int argc, char **argv,
 bad:
 	zd_msg_usage(cmd, "unknown option '%s'", argv[optind - 1]);
 	return -1;
+}
+
+locale_t
+zd_cli_tar_locale(void)
+{
+	static locale_t loc;
+
+	if (loc == (locale_t)0)
+		loc = zd_tar_quote_locale();
+	return loc;
+}
+
+void
+zd_cli_print_tar_name(void *ctx, const char *name)
+{
+	size_t len = strlen(name);
+	char *q = malloc(ZD_TAR_QUOTE_MAX(len));
+
+	(void)ctx;
+	if (q == NULL) {
+		/* tar's quotearg dies the same way (xalloc_die). */
+		zd_msg_error("out of memory");
+		exit(ZD_EXIT_ERROR);
+	}
+	zd_tar_quote(q, ZD_TAR_QUOTE_MAX(len), name, zd_cli_tar_locale());
+	printf("%s\n", q);
+	free(q);
 }

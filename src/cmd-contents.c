@@ -35,7 +35,7 @@ cmd_contents(int argc, char **argv)
 	zd_cli_dec_limits(&p, &r, &deb.data);
 	if (zd_member_stream_start(&s, &deb.data, &p, &err) < 0)
 		goto fail;
-	rc = zd_list_tar(s.read_fd, stdout, &err);
+	rc = zd_list_tar(s.read_fd, stdout, zd_cli_tar_locale(), &err);
 	if (zd_member_stream_finish(&s, false, &derr) < 0) {
 		err = derr;
 		goto fail;

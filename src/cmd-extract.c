@@ -37,13 +37,6 @@ static const char usage_control[] =
 "Extract the control files of DEB (- for stdin) into DIR (default\n"
 "./DEBIAN), as dpkg-deb -e does.\n";
 
-static void
-print_entry(void *ctx, const char *name)
-{
-	(void)ctx;
-	printf("%s\n", name);
-}
-
 static int
 ensure_dir(const char *dir, struct zd_error *err)
 {
@@ -99,10 +92,11 @@ run(const char *cmd, const char *usage, bool data, int argc, char **argv)
 		return rc > 0 ? ZD_EXIT_OK : ZD_EXIT_ERROR;
 	dir = r.nargs > 1 ? r.args[1] : "DEBIAN";
 	eo.owner = geteuid() == 0;
+	eo.names = zd_cli_tar_locale();
 	eo.allow_devices = r.allow_devices;
 	eo.warn = zd_msg_warn_cb;
 	if (data && zd_verbose)
-		eo.on_entry = print_entry;
+		eo.on_entry = zd_cli_print_tar_name;
 	if (zd_cli_open_deb(r.args[0], &deb) < 0)
 		return ZD_EXIT_ERROR;
 	if (ensure_dir(dir, &err) < 0 ||

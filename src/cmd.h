@@ -3,6 +3,7 @@
 #ifndef ZDEB_CMD_H
 #define ZDEB_CMD_H
 
+#include <locale.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -149,5 +150,17 @@ int zd_cli_verify_stock(const char *path, unsigned threads);
 
 /* Name of a layout ("indexed"). */
 const char *zd_cli_layout_name(enum zd_zstd_layout l);
+
+/*
+ * The locale GNU tar would quote member names in, from the environment
+ * (zd_tar_quote_locale), made on first use and kept.
+ */
+locale_t zd_cli_tar_locale(void);
+/*
+ * Prints a member name on stdout as `tar -x -v` does (quoted, then a
+ * newline): the zd_extract_opts.on_entry of zdeb extract -v and
+ * dpkg-deb -X; ctx is unused.
+ */
+void zd_cli_print_tar_name(void *ctx, const char *name);
 
 #endif

@@ -91,13 +91,6 @@ dd_pipe_threads(bool piped, const struct zd_deb_member *m)
 	return n > 1 ? n - 1 : 1;
 }
 
-static void
-print_entry(void *ctx, const char *name)
-{
-	(void)ctx;
-	printf("%s\n", name);
-}
-
 int
 dd_extract_member(const char *path, const struct zd_deb_member *m,
                   const char *dir, bool list, bool create_new)
@@ -128,8 +121,9 @@ dd_extract_member(const char *path, const struct zd_deb_member *m,
 		}
 	}
 	eo.owner = geteuid() == 0;
+	eo.names = zd_cli_tar_locale();
 	if (list)
-		eo.on_entry = print_entry;
+		eo.on_entry = zd_cli_print_tar_name;
 	zd_cli_dec_params(&p, dd_decode_threads());
 	zd_cli_dec_limits(&p, NULL, m);
 	p.member = m->name;
@@ -260,7 +254,7 @@ dd_do_contents(char **argv)
 	p.member = deb.data.name;
 	if (zd_member_stream_start(&s, &deb.data, &p, &err) < 0)
 		goto fail;
-	rc = zd_list_tar(s.read_fd, stdout, &err);
+	rc = zd_list_tar(s.read_fd, stdout, zd_cli_tar_locale(), &err);
 	if (zd_member_stream_finish(&s, false, &derr) < 0) {
 		err = derr;
 		goto fail;
