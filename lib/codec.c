@@ -220,8 +220,8 @@ zd_codec_parse_level(enum zd_comp_type type, const char *s, int *level,
 	return 0;
 }
 
-static bool
-strategy_valid(enum zd_comp_type type, enum zd_strategy s)
+bool
+zd_codec_strategy_valid(enum zd_comp_type type, enum zd_strategy s)
 {
 	switch (s) {
 	case ZD_STRATEGY_DEFAULT:
@@ -238,29 +238,36 @@ strategy_valid(enum zd_comp_type type, enum zd_strategy s)
 	return false;
 }
 
+bool
+zd_strategy_find_by_name(const char *name, enum zd_strategy *s)
+{
+	/* Index 0 (DEFAULT) has no name of its own. */
+	for (size_t i = ZD_STRATEGY_NONE; name != NULL &&
+	     i < sizeof(strategy_names) / sizeof(strategy_names[0]); i++) {
+		if (strcmp(strategy_names[i], name) == 0) {
+			*s = (enum zd_strategy)i;
+			return true;
+		}
+	}
+	return false;
+}
+
 int
 zd_codec_parse_strategy(enum zd_comp_type type, const char *s,
                         enum zd_strategy *strategy, struct zd_error *err)
 {
-	enum zd_strategy found = ZD_STRATEGY_DEFAULT;
+	enum zd_strategy found;
 	char valid[128] = "none";
 
-	/* Index 0 (DEFAULT) has no name of its own. */
-	for (size_t i = ZD_STRATEGY_NONE; s != NULL &&
-	     i < sizeof(strategy_names) / sizeof(strategy_names[0]); i++) {
-		if (strcmp(strategy_names[i], s) == 0) {
-			found = (enum zd_strategy)i;
-			break;
-		}
-	}
-	if (found == ZD_STRATEGY_DEFAULT)
+	if (!zd_strategy_find_by_name(s, &found))
 		return zd_err(err, ZD_E_USAGE, "unknown compression strategy "
 		              "'%s'", s ? s : "");
-	if (!strategy_valid(type, found)) {
+	if (!zd_codec_strategy_valid(type, found)) {
 		for (size_t i = ZD_STRATEGY_FILTERED;
 		     i < sizeof(strategy_names) / sizeof(strategy_names[0]);
 		     i++) {
-			if (!strategy_valid(type, (enum zd_strategy)i))
+			if (!zd_codec_strategy_valid(type,
+			                             (enum zd_strategy)i))
 				continue;
 			strncat(valid, ", ", sizeof(valid) - strlen(valid) - 1);
 			strncat(valid, strategy_names[i],
@@ -304,7 +311,7 @@ zd_comp_params_check(const struct zd_comp_params *p, struct zd_error *err)
 		return zd_err(err, ZD_E_USAGE, "compression level %d is out "
 		              "of range for %s (%d to %d)", p->level, c->name,
 		              min, max);
-	if (!strategy_valid(p->type, p->strategy))
+	if (!zd_codec_strategy_valid(p->type, p->strategy))
 		return zd_err(err, ZD_E_USAGE, "compression strategy '%s' is "
 		              "not valid for %s", zd_strategy_name(p->strategy),
 		              c->name);

@@ -56,6 +56,16 @@ void zd_codec_level_range(enum zd_comp_type type, int *min, int *max);
  */
 int zd_codec_parse_level(enum zd_comp_type type, const char *s, int *level,
                          struct zd_error *err);
+/*
+ * The strategy called name as dpkg spells it ("none", "filtered",
+ * "huffman", "rle", "fixed", "extreme"); false when no strategy has that
+ * name (*s untouched).
+ */
+bool zd_strategy_find_by_name(const char *name, enum zd_strategy *s);
+/* True when s applies to type, as dpkg's compressor_check_params() has
+ * it: none (and the default) to every type, filtered, huffman, rle and
+ * fixed to gzip, extreme to xz. */
+bool zd_codec_strategy_valid(enum zd_comp_type type, enum zd_strategy s);
 /* Parses a strategy name and checks it is valid for type. */
 int zd_codec_parse_strategy(enum zd_comp_type type, const char *s,
                             enum zd_strategy *strategy, struct zd_error *err);

@@ -79,9 +79,8 @@ fail:
 	return -1;
 }
 
-/* deb_version_parse() (lib/dpkg/deb-version.c); NULL when fine. */
-static const char *
-parse_format(const char *str, unsigned *major, unsigned *minor)
+const char *
+zd_deb_version_parse(const char *str, unsigned *major, unsigned *minor)
 {
 	const unsigned divlimit = INT32_MAX / 10;
 	const unsigned modlimit = INT32_MAX % 10;
@@ -149,7 +148,7 @@ check_version_line(struct zd_deb *deb, const char *line, const char *what,
 		return zd_err(err, ZD_E_FORMAT, "'%s': %s has no newline",
 		              path, what);
 	}
-	why = parse_format(line, &deb->major, &deb->minor);
+	why = zd_deb_version_parse(line, &deb->major, &deb->minor);
 	if (why != NULL) {
 		dpkg_msg(deb, "archive has invalid format version: %s", why);
 		return zd_err(err, ZD_E_FORMAT, "'%s': %s: invalid format "

@@ -105,4 +105,13 @@ int zd_deb_open_flags(const char *path, unsigned flags, struct zd_deb *deb,
 /* Closes what zd_deb_open opened; safe on a zeroed struct, and twice. */
 void zd_deb_close(struct zd_deb *deb);
 
+/*
+ * Parses a format version "MAJOR.MINOR", optionally followed by a newline,
+ * as dpkg's deb_version_parse() (debian-binary, --deb-format).  Returns
+ * NULL and sets *major, *minor, or dpkg's reason, e.g. "format version
+ * has no dot", "format version followed by junk" (nothing set).
+ */
+const char *zd_deb_version_parse(const char *str, unsigned *major,
+                                 unsigned *minor);
+
 #endif

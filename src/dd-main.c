@@ -5,8 +5,11 @@
  * The command line is parsed as dpkg's dpkg_options_parse() does
  * (lib/dpkg/options.c, 1.21.22): options end at the first argument that is
  * not one ("-" is an argument, "--" ends them), short options bundle
- * ("-vDZxz"), a value follows the letter, an '=' or the next argument, and
- * each action is an option, a second one being a conflict.  The
+ * ("-vDZxz"), a value follows the letter, an '=' or the next argument; a
+ * long option is its whole name (no abbreviations), its value after '='
+ * or in the next argument; each action is an option, a second one being
+ * a conflict.  The compressor and strategy names are the codec
+ * registry's (lib/codec.h).  The
  * environment (DPKG_DEB_THREADS_MAX, DPKG_DEB_COMPRESSOR_TYPE, ..._LEVEL)
  * is read first, so the command line wins.  What zdeb does not implement
  * runs the real dpkg-deb (dd_delegate).
@@ -149,25 +152,18 @@ dd_delegate(const char *why, const struct zd_deb *deb)
 static int
 parse_comp_type(const char *value, int *type)
 {
-	static const char *const names[] = {
-		[ZD_COMP_NONE] = "none", [ZD_COMP_GZIP] = "gzip",
-		[ZD_COMP_XZ] = "xz", [ZD_COMP_ZSTD] = "zstd",
-		[ZD_COMP_BZIP2] = "bzip2", [ZD_COMP_LZMA] = "lzma",
-	};
+	const struct zd_codec *c = zd_codec_find_by_name(value);
 
-	for (int i = 0; i < ZD_COMP__COUNT; i++) {
-		if (strcmp(value, names[i]) != 0)
-			continue;
-		if (i == ZD_COMP_LZMA)
-			return dd_badusage("obsolete compression type '%s'; "
-			                   "use xz instead", value), -1;
-		if (i == ZD_COMP_BZIP2)
-			return dd_badusage("obsolete compression type '%s'; "
-			                   "use xz or gzip instead", value), -1;
-		*type = i;
-		return 0;
-	}
-	return dd_badusage("unknown compression type '%s'!", value), -1;
+	if (c == NULL)
+		return dd_badusage("unknown compression type '%s'!", value), -1;
+	if (c->type == ZD_COMP_LZMA)
+		return dd_badusage("obsolete compression type '%s'; use xz "
+		                   "instead", value), -1;
+	if (c->type == ZD_COMP_BZIP2)
+		return dd_badusage("obsolete compression type '%s'; use xz or "
+		                   "gzip instead", value), -1;
+	*type = c->type;
+	return 0;
 }
 
 /* strtol with dpkg's env rules: anything invalid is 0. */
@@ -203,20 +199,20 @@ struct opt {
 static int
 set_deb_format(const struct opt *o, const char *value)
 {
+	const char *why;
+	unsigned major, minor;
+
 	(void)o;
-	/* dpkg's deb_version_parse(): "MAJOR.MINOR" */
-	if (strcmp(value, "2.0") == 0) {
+	why = zd_deb_version_parse(value, &major, &minor);
+	if (why != NULL)
+		return dd_badusage("invalid deb format version: %s", why), -1;
+	if (major == 2 && minor == 0)
 		dd_opts.old_deb_format = false;
-		return 0;
-	}
-	if (strcmp(value, "0.939000") == 0) {
+	else if (major == 0 && minor == 939000)
 		dd_opts.old_deb_format = true;
-		return 0;
-	}
-	if (strchr(value, '.') == NULL)
-		return dd_badusage("invalid deb format version: %s",
-		                   "format version has no dot"), -1;
-	return dd_badusage("unknown deb format version: %s", value), -1;
+	else
+		return dd_badusage("unknown deb format version: %s", value), -1;
+	return 0;
 }
 
 /* dpkg_options_parse_arg_int(). */
@@ -268,23 +264,14 @@ set_type(const struct opt *o, const char *value)
 static int
 set_strategy(const struct opt *o, const char *value)
 {
-	static const char *const names[] = {
-		[ZD_STRATEGY_NONE] = "none",
-		[ZD_STRATEGY_FILTERED] = "filtered",
-		[ZD_STRATEGY_HUFFMAN] = "huffman",
-		[ZD_STRATEGY_RLE] = "rle",
-		[ZD_STRATEGY_FIXED] = "fixed",
-		[ZD_STRATEGY_EXTREME] = "extreme",
-	};
+	enum zd_strategy st;
 
 	(void)o;
-	for (int i = ZD_STRATEGY_NONE; i <= ZD_STRATEGY_EXTREME; i++) {
-		if (strcmp(value, names[i]) == 0) {
-			dd_opts.strategy = i;
-			return 0;
-		}
-	}
-	return dd_badusage("unknown compression strategy '%s'!", value), -1;
+	if (!zd_strategy_find_by_name(value, &st))
+		return dd_badusage("unknown compression strategy '%s'!",
+		                   value), -1;
+	dd_opts.strategy = st;
+	return 0;
 }
 
 static int
@@ -299,8 +286,10 @@ static int do_help(char **argv);
 static int do_version(char **argv);
 
 /*
- * dpkg-deb's cmdinfos[] (src/deb/main.c), in its order, plus the long
- * forms of -Z, -z, -S and --no-check that later dpkg versions accept.
+ * dpkg-deb 1.21.22's cmdinfos[] (src/deb/main.c), in its order, and
+ * nothing more: the long forms of -Z, -z, -S and --no-check that later
+ * dpkg-deb versions have are unknown options here, as in 1.21.22 (zdeb
+ * build has them).
  */
 static const struct opt opts[] = {
 	{ "build", 'b', O_ACTION, dd_do_build, NULL, 0, NULL },
@@ -331,11 +320,6 @@ static const struct opt opts[] = {
 	{ NULL, 'Z', O_VALUE, NULL, NULL, 0, set_type },
 	{ NULL, 'S', O_VALUE, NULL, NULL, 0, set_strategy },
 	{ "showformat", 0, O_VALUE, NULL, NULL, 0, set_showformat },
-	/* Not in dpkg 1.21.22. */
-	{ "no-check", 0, O_FLAG, NULL, &dd_opts.nocheck, 1, NULL },
-	{ "compression-level", 0, O_VALUE, NULL, NULL, 0, set_level },
-	{ "compression", 0, O_VALUE, NULL, NULL, 0, set_type },
-	{ "compression-strategy", 0, O_VALUE, NULL, NULL, 0, set_strategy },
 };
 
 #define N_OPTS (sizeof(opts) / sizeof(opts[0]))
@@ -544,31 +528,23 @@ do_version(char **argv)
 static int
 check_comp_params(void)
 {
-	int max = dd_opts.comp_type == ZD_COMP_ZSTD ? 22 : 9;
-	const int s = dd_opts.strategy;
+	int min, max = 9;
 
+	/* fixup_gzip_params(), then the compressor's default level. */
 	if (dd_opts.comp_type == ZD_COMP_GZIP && dd_opts.level == 0)
 		dd_opts.comp_type = ZD_COMP_NONE;
-	if (dd_opts.level < 0) {
-		const struct zd_codec *c = zd_codec_get(dd_opts.comp_type);
-
-		dd_opts.level = dd_opts.comp_type == ZD_COMP_ZSTD ? 3 :
-		                c != NULL ? c->default_level : 0;
-		if (dd_opts.comp_type == ZD_COMP_NONE)
-			dd_opts.level = 0;
-	}
+	if (dd_opts.level < 0)
+		dd_opts.level = zd_codec_get(dd_opts.comp_type)->default_level;
+	if (dd_opts.comp_type == ZD_COMP_ZSTD)
+		zd_codec_level_range(ZD_COMP_ZSTD, &min, &max);
 	if (dd_opts.level > max)
 		return dd_badusage("invalid compressor parameters: %s%d",
 		                   "invalid compression level ",
 		                   dd_opts.level), -1;
-	if (s == ZD_STRATEGY_DEFAULT || s == ZD_STRATEGY_NONE)
-		return 0;
-	if (dd_opts.comp_type == ZD_COMP_GZIP && s != ZD_STRATEGY_EXTREME)
-		return 0;
-	if (dd_opts.comp_type == ZD_COMP_XZ && s == ZD_STRATEGY_EXTREME)
-		return 0;
-	return dd_badusage("invalid compressor parameters: %s",
-	                   "unknown compression strategy"), -1;
+	if (!zd_codec_strategy_valid(dd_opts.comp_type, dd_opts.strategy))
+		return dd_badusage("invalid compressor parameters: %s",
+		                   "unknown compression strategy"), -1;
+	return 0;
 }
 
 int

@@ -648,6 +648,38 @@ START_TEST(test_codec_strategy_parse)
 }
 END_TEST
 
+/* The name lookup alone (dpkg-deb -S) and the type check alone (dpkg's
+ * compressor_check_params), which dpkg-deb mode runs apart. */
+START_TEST(test_codec_strategy_find)
+{
+	static const char *const names[] = { "none", "filtered", "huffman",
+	                                     "rle", "fixed", "extreme" };
+	enum zd_strategy s = ZD_STRATEGY_DEFAULT;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		ck_assert(zd_strategy_find_by_name(names[i], &s));
+		ck_assert_str_eq(zd_strategy_name(s), names[i]);
+	}
+	s = ZD_STRATEGY_RLE;
+	ck_assert(!zd_strategy_find_by_name("foo", &s));
+	ck_assert(!zd_strategy_find_by_name("", &s));
+	ck_assert(!zd_strategy_find_by_name("EXTREME", &s));
+	ck_assert(!zd_strategy_find_by_name(NULL, &s));
+	ck_assert_int_eq(s, ZD_STRATEGY_RLE);
+
+	for (int t = 0; t < ZD_COMP__COUNT; t++) {
+		ck_assert(zd_codec_strategy_valid(t, ZD_STRATEGY_DEFAULT));
+		ck_assert(zd_codec_strategy_valid(t, ZD_STRATEGY_NONE));
+		ck_assert(zd_codec_strategy_valid(t, ZD_STRATEGY_FIXED) ==
+		          (t == ZD_COMP_GZIP));
+		ck_assert(zd_codec_strategy_valid(t, ZD_STRATEGY_FILTERED) ==
+		          (t == ZD_COMP_GZIP));
+		ck_assert(zd_codec_strategy_valid(t, ZD_STRATEGY_EXTREME) ==
+		          (t == ZD_COMP_XZ));
+	}
+}
+END_TEST
+
 START_TEST(test_codec_compress_rejects_bad_params)
 {
 	struct zd_comp_params p = { .type = ZD_COMP_GZIP, .level = 9,
@@ -944,6 +976,7 @@ codec_suite(void)
 	tcase_add_test(core, test_codec_lookup);
 	tcase_add_test(core, test_codec_level_parse);
 	tcase_add_test(core, test_codec_strategy_parse);
+	tcase_add_test(core, test_codec_strategy_find);
 	tcase_add_test(core, test_codec_gzip_level0_is_none);
 	tcase_add_loop_test(core, test_codec_roundtrip, 0,
 	                    N_RT_CASES * DATA__COUNT);

@@ -375,6 +375,48 @@ START_TEST(test_deb_open_missing)
 }
 END_TEST
 
+/* dpkg's deb_version_parse(), which --deb-format uses too. */
+START_TEST(test_deb_version_parse)
+{
+	static const struct {
+		const char *s, *why;
+		unsigned major, minor;
+	} v[] = {
+		{ "2.0", NULL, 2, 0 },
+		{ "2.0\n", NULL, 2, 0 },
+		{ "02.00", NULL, 2, 0 },
+		{ "0.939000", NULL, 0, 939000 },
+		{ "2147483647.2147483647", NULL, 2147483647, 2147483647 },
+		{ "", "format version with empty major component", 0, 0 },
+		{ ".0", "format version with empty major component", 0, 0 },
+		{ "2", "format version has no dot", 0, 0 },
+		{ "2.", "format version with empty minor component", 0, 0 },
+		{ "2.0x", "format version followed by junk", 0, 0 },
+		{ "2.0\nx", NULL, 2, 0 },
+		{ "2147483648.0",
+		  "format version with too big major component", 0, 0 },
+		{ "2.2147483648",
+		  "format version with too big minor component", 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		unsigned major = 7, minor = 7;
+		const char *why = zd_deb_version_parse(v[i].s, &major,
+		                                       &minor);
+
+		if (v[i].why == NULL) {
+			ck_assert_msg(why == NULL, "'%s': %s", v[i].s, why);
+			ck_assert_uint_eq(major, v[i].major);
+			ck_assert_uint_eq(minor, v[i].minor);
+		} else {
+			ck_assert_ptr_nonnull(why);
+			ck_assert_str_eq(why, v[i].why);
+			ck_assert_uint_eq(major, 7);
+		}
+	}
+}
+END_TEST
+
 static Suite *
 deb_suite(void)
 {
@@ -392,6 +434,7 @@ deb_suite(void)
 	tcase_add_loop_test(malformed, test_deb_bad, 0,
 	                    sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(malformed, test_deb_open_missing);
+	tcase_add_test(malformed, test_deb_version_parse);
 	return s;
 }
 
