@@ -34,13 +34,14 @@
 
 /*
  * The dpkg-deb whose options, output and messages the front end mirrors,
- * and the newest major.minor whose command line it is known to cover:
- * 1.22 and 1.23 only added long option spellings, which zdeb accepts.  A
- * newer series may add actions or change output that scripts parse.
+ * and the newest major.minor whose command line it covers: the front end
+ * is 1.21.22, whose command line refuses what 1.22 added
+ * (--compression=, --no-check, ...), so a 1.22 system's scripts could
+ * meet "unknown option" where their dpkg-deb had none.
  */
 #define ZD_DPKG_DEB_INTERFACE "1.21.22"
 #define ZD_DPKG_DEB_NEWEST_MAJOR 1
-#define ZD_DPKG_DEB_NEWEST_MINOR 23
+#define ZD_DPKG_DEB_NEWEST_MINOR 21
 
 static const char usage_text[] =
 "Usage: zdeb integrate [OPTIONS] install|remove|status\n"
@@ -57,7 +58,7 @@ static const char usage_text[] =
 "      --root=DIR   work on the system installed in DIR (dpkg-divert --root)\n"
 "      --zdeb=PATH  symlink target, as seen inside DIR (default: this zdeb)\n"
 "  -f, --force      install even when dpkg-deb is newer than zdeb knows\n"
-"                   (newer than " "1.23.x), or its version is unknown; remove\n"
+"                   (newer than " "1.21.x), or its version is unknown; remove\n"
 "                   even when dpkg-deb.distrib is missing\n"
 "  -h, --help       show this help\n"
 "\n"

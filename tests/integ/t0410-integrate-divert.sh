@@ -63,18 +63,18 @@ ok "remove: no diversion, original restored byte-identical; again: no-op"
 R2=$T/newer
 init_dpkg_root "$R2"
 mkdir -p "$R2/usr/bin"
-printf '#!/bin/sh\necho "Debian '\''dpkg-deb'\'' package archive backend version 1.24.0 (amd64)."\n' \
+printf '#!/bin/sh\necho "Debian '\''dpkg-deb'\'' package archive backend version 1.22.0 (amd64)."\n' \
 	>"$R2/usr/bin/dpkg-deb"
 chmod 755 "$R2/usr/bin/dpkg-deb"
 expect_status 2 "$ZDEB" integrate install --root "$R2"
-expect_stderr "version 1.24.0"
+expect_stderr "version 1.22.0"
 expect_stderr "newer than the newest dpkg-deb zdeb knows"
 [ -z "$(dpkg-divert --root "$R2" --list)" ] && [ ! -L "$R2/usr/bin/dpkg-deb" ] ||
 	fail "refused install changed the root"
 expect_status 0 "$ZDEB" integrate install --force --root "$R2"
 expect_stderr "--force"
 expect_status 0 "$ZDEB" integrate remove --root "$R2"
-ok "dpkg-deb 1.24.0: refused; --force integrates"
+ok "dpkg-deb 1.22.0: refused; --force integrates"
 
 # The version from the dpkg database wins (dpkg-query --admindir).
 cat >"$R2/var/lib/dpkg/status" <<'ST'
@@ -87,7 +87,7 @@ Architecture: amd64
 Version: 2.0.1
 Description: x
 ST
-sed -i 's/1\.24\.0/1.21.22/' "$R2/usr/bin/dpkg-deb"
+sed -i 's/1\.22\.0/1.21.22/' "$R2/usr/bin/dpkg-deb"
 expect_status 2 "$ZDEB" integrate install --root "$R2"
 expect_stderr "version 2.0.1 (from dpkg-query)"
 ok "dpkg 2.0.1 in the root's database: refused"
