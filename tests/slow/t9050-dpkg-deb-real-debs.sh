@@ -4,8 +4,8 @@
 # gives the system dpkg-deb's -I, -f, -W, -c, --ctrl-tarfile and
 # --fsys-tarfile output.  Needs the network: skips when the archive cannot
 # be reached.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dpkg-deb-lib.sh"
+. "$(dirname "$0")/../integ/lib.sh"
+. "$(dirname "$0")/../integ/dpkg-deb-lib.sh"
 need apt-get timeout
 
 (cd "$T" && timeout 120 apt-get download less sed tzdata) >"$T/apt.log" 2>&1 ||
