@@ -195,7 +195,6 @@ static int
 digest_entry(struct archive *a, char hex[ZD_MD5_HEX_SIZE], const char *name,
              struct zd_error *err)
 {
-	unsigned char digest[16];
 	const void *buf;
 	size_t n;
 	la_int64_t off;
@@ -208,8 +207,7 @@ digest_entry(struct archive *a, char hex[ZD_MD5_HEX_SIZE], const char *name,
 	if (r != ARCHIVE_EOF)
 		return zd_err(err, ZD_E_FORMAT, "cannot read data of member "
 		              "'%s': %s", name, archive_error_string(a));
-	MD5Final(digest, &ctx);
-	zd_md5sums_hex(digest, hex);
+	MD5End(&ctx, hex);
 	return 0;
 }
 

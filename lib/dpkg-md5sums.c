@@ -21,27 +21,14 @@
 #include "lib/fdio.h"
 #include "lib/tar-walk.h"
 
-static_assert(MD5_DIGEST_LENGTH * 2 + 1 == ZD_MD5_HEX_SIZE,
-              "hex digest size");
-
-void
-zd_md5sums_hex(const unsigned char digest[16], char hex[ZD_MD5_HEX_SIZE])
-{
-	static const char digits[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < MD5_DIGEST_LENGTH; i++) {
-		hex[2 * i] = digits[digest[i] >> 4];
-		hex[2 * i + 1] = digits[digest[i] & 15];
-	}
-	hex[2 * MD5_DIGEST_LENGTH] = '\0';
-}
+static_assert(MD5_DIGEST_STRING_LENGTH == ZD_MD5_HEX_SIZE,
+              "MD5End() writes ZD_MD5_HEX_SIZE bytes");
 
 int
 zd_md5sums_file(const char *path, char hex[ZD_MD5_HEX_SIZE],
                 struct zd_error *err)
 {
 	unsigned char buf[65536];
-	uint8_t digest[MD5_DIGEST_LENGTH];
 	MD5_CTX ctx;
 	int fd;
 
@@ -65,8 +52,7 @@ zd_md5sums_file(const char *path, char hex[ZD_MD5_HEX_SIZE],
 			break;
 	}
 	close(fd);
-	MD5Final(digest, &ctx);
-	zd_md5sums_hex(digest, hex);
+	MD5End(&ctx, hex);	/* lowercase hex, as md5sum prints */
 	return 0;
 }
 

@@ -17,9 +17,6 @@
 
 #define ZD_MD5_HEX_SIZE 33	/* 32 hex digits and a NUL */
 
-/* A 16-byte MD5 digest as 32 lowercase hex digits. */
-void zd_md5sums_hex(const unsigned char digest[16], char hex[ZD_MD5_HEX_SIZE]);
-
 /*
  * MD5 of the file at path as 32 lowercase hex digits.  Returns 0, or -1
  * with err set (ZD_E_IO naming the path).
