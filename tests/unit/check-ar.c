@@ -124,7 +124,7 @@ START_TEST(test_ar_matches_dpkg_deb)
 	int fd, out;
 	int n = 0;
 
-	if (zd_test_sh("command -v dpkg-deb >/dev/null") != 0)
+	if (!zd_test_tool("command -v dpkg-deb >/dev/null", "dpkg-deb"))
 		return;
 	ck_assert_int_eq(zd_test_sh(
 		"cd '%s' && mkdir -p p/DEBIAN p/usr/share/x && "

@@ -400,11 +400,9 @@ START_TEST(test_codec_dpkg_bytes)
 	int in, out;
 	uint64_t tar_size;
 
-	if (zd_test_sh("command -v dpkg-deb >/dev/null && "
-	               "command -v ar >/dev/null") != 0) {
-		fprintf(stderr, "SKIP: no dpkg-deb or ar\n");
+	if (!zd_test_tool("command -v dpkg-deb >/dev/null", "dpkg-deb") ||
+	    !zd_test_tool("command -v ar >/dev/null", "ar"))
 		return;
-	}
 	if (dc->strategy != NULL)
 		ck_assert_zd_ok(zd_codec_parse_strategy(c->type, dc->strategy,
 		                                        &p.strategy, &err),

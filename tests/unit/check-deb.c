@@ -17,7 +17,7 @@
 static bool
 have_dpkg_deb(void)
 {
-	return zd_test_sh("command -v dpkg-deb >/dev/null") == 0;
+	return zd_test_tool("command -v dpkg-deb >/dev/null", "dpkg-deb");
 }
 
 /* Builds tmpdir/t.deb with the real dpkg-deb and compressor comp. */

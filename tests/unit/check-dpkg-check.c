@@ -61,7 +61,7 @@ dpkg_deb_error(void)
 {
 	char *out, *e, *nl;
 
-	if (zd_test_sh("command -v dpkg-deb >/dev/null") != 0)
+	if (!zd_test_tool("command -v dpkg-deb >/dev/null", "dpkg-deb"))
 		return NULL;
 	if (zd_test_sh("cd '%s' && dpkg-deb -b p o.deb >/dev/null 2>err",
 	               zd_test_tmpdir) == 0)
@@ -253,7 +253,7 @@ START_TEST(test_pkgcheck_bad)
 		         (strncmp(tail, "line ", 5) == 0 &&
 		          tail[5] >= '0' && tail[5] <= '9'))
 			tail = strstr(tail, ": ") + 2;
-		if (zd_test_sh("command -v dpkg-deb >/dev/null") == 0)
+		if (zd_test_tool("command -v dpkg-deb >/dev/null", "dpkg-deb"))
 			ck_assert_msg(dpkg != NULL && strstr(dpkg, tail),
 			              "case %d: dpkg-deb said '%s'", _i,
 			              dpkg ? dpkg : "(nothing)");

@@ -990,9 +990,9 @@ START_TEST(test_zseg_dpkg_deb)
 	struct zd_error err = ZD_ERROR_INIT;
 	const char *d = zd_test_tmpdir;
 
-	if (zd_test_sh("command -v dpkg-deb >/dev/null && "
-	               "command -v ar >/dev/null") != 0)
-		return;	/* no dpkg-deb: nothing to compare with */
+	if (!zd_test_tool("command -v dpkg-deb >/dev/null", "dpkg-deb") ||
+	    !zd_test_tool("command -v ar >/dev/null", "ar"))
+		return;
 	paths();
 	ck_assert_int_eq(zd_test_sh(
 		"set -e; cd '%s'; mkdir -p pkg/DEBIAN pkg/usr/share; "

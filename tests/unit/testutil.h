@@ -4,6 +4,7 @@
 #define ZDEB_TESTUTIL_H
 
 #include <check.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,7 +51,17 @@ TCase *zd_test_tcase(Suite *s, const char *name);
 /* The same without the fixture. */
 TCase *zd_test_tcase_plain(Suite *s, const char *name);
 
-/* Runs the suite (CK_FORK default), returns the exit status for main. */
+/*
+ * True when the shell command check succeeds (e.g. "command -v dpkg-deb
+ * >/dev/null").  Otherwise the test cannot compare with what (a tool):
+ * with ZDEB_TEST_REQUIRE set (tools/test, CI) the test fails; else the
+ * tool is recorded, the caller returns, and the whole program reports
+ * SKIP (exit 77) naming it, unless another test failed.
+ */
+bool zd_test_tool(const char *check, const char *what);
+
+/* Runs the suite (CK_FORK default), returns the exit status for main:
+ * 0, 1 when a test failed, 77 when a zd_test_tool() check missed. */
 int zd_test_main(Suite *s);
 
 #endif
