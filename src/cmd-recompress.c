@@ -10,10 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib/ar.h"
-#include "lib/deb-encoder.h"
-#include "lib/deb-member.h"
-#include "lib/deb-write.h"
+#include "lib/deb-recompress.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 
@@ -32,52 +29,15 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The encoder's progress on a terminal; ctx: the stage. */
+/* The progress on a terminal: one line, overwritten member by member. */
 static void
-show_progress(void *ctx, uint64_t bytes)
-{
-	zd_msg_progress(ctx, bytes);
-}
-
-/* Decodes m straight into the encoder, whose output goes straight into
- * out: the tar bytes are kept as they are. */
-static int
-recode(const struct zd_deb_member *m, const char *base,
-       const struct zd_comp_params *cp, struct zd_debout *out,
-       struct zd_error *err)
+show_progress(void *ctx, const char *member, uint64_t fed)
 {
 	char stage[64];
-	bool tty = zd_msg_stderr_is_tty();
-	struct zd_dec_params p;
-	struct zd_encoder *e;
-	struct zd_sink sink;
-	char name[ZD_AR_NAME_MAX + 2];
-	uint64_t off, size;
-	int rc = -1;
 
-	if (zd_debout_begin(out, err) < 0)
-		return -1;
-	e = zd_encoder_new(cp, out->fd, err);
-	if (e == NULL)
-		return -1;
-	sink.write = zd_encoder_write;
-	sink.ctx = e;
-	if (tty) {
-		snprintf(stage, sizeof(stage), "recompressing %s", base);
-		zd_encoder_on_progress(e, show_progress, stage);
-		zd_msg_progress(stage, 0);
-	}
-	zd_cli_dec_params(&p, cp->threads);
-	if (zd_member_decode(m, &p, &sink, err) < 0 ||
-	    zd_encoder_finish(e, &off, &size, NULL, err) < 0)
-		goto out;
-	snprintf(name, sizeof(name), "%s%s", base, zd_codec_get(cp->type)->ext);
-	rc = zd_debout_end(out, name, off, size, err);
-out:
-	if (tty)
-		zd_msg_progress_end();
-	zd_encoder_free(e);
-	return rc;
+	(void)ctx;
+	snprintf(stage, sizeof(stage), "recompressing %s", member);
+	zd_msg_progress(stage, fed);
 }
 
 int
@@ -86,8 +46,10 @@ cmd_recompress(int argc, char **argv)
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_cli_comp raw = { .default_zstd_level = 19 };
 	struct zd_comp_params cp;
-	struct zd_debout out = { .fd = -1 };
+	struct zd_dec_params dp;
+	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL };
 	struct zd_deb deb = { .fd = -1 };
+	bool tty = zd_msg_stderr_is_tty();
 	int opt, rc = ZD_EXIT_ERROR;
 
 	optind = 1;
@@ -114,17 +76,18 @@ cmd_recompress(int argc, char **argv)
 		            "it installable", zd_cli_layout_name(cp.layout));
 	if (zd_cli_open_deb(argv[optind], &deb) < 0)
 		return ZD_EXIT_ERROR;
-	if (zd_debout_open(&out, argv[optind + 1], deb.members[0].mtime,
-	                   &err) < 0 ||
-	    recode(&deb.control, "control.tar", &cp, &out, &err) < 0 ||
-	    recode(&deb.data, "data.tar", &cp, &out, &err) < 0 ||
-	    zd_debout_commit(&out, &err) < 0) {
+	zd_cli_dec_params(&dp, cp.threads);
+	if (tty)
+		o.progress = show_progress;
+	rc = zd_deb_recompress(&deb, argv[optind + 1], &o, NULL, &err);
+	if (tty)
+		zd_msg_progress_end();
+	if (rc < 0) {
 		zd_err_prefix(&err, "'%s'", argv[optind]);
-		zd_msg_fail(&err);
+		rc = zd_msg_fail(&err);
 	} else {
 		rc = ZD_EXIT_OK;
 	}
-	zd_debout_abort(&out);
 	zd_deb_close(&deb);
 	return rc;
 }
