@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "lib/json.h"
 #include "src/msg.h"
 
 const char *zd_progname = "zdeb";
@@ -93,18 +94,7 @@ zd_msg_stderr_is_tty(void)
 void
 zd_msg_json_str(const char *s)
 {
-	putchar('"');
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
+	zd_json_write_str(stdout, s);
 }
 
 void
