@@ -18,6 +18,20 @@ int zd_member_decode(const struct zd_deb_member *m,
                      const struct zd_dec_params *p, struct zd_sink *out,
                      struct zd_error *err);
 
+/* The largest member zd_member_read_file() decodes into memory. */
+#define ZD_MEMBER_READ_MAX ((size_t)64 << 20)
+
+/*
+ * Decodes member m (a control.tar: at most ZD_MEMBER_READ_MAX bytes) into
+ * memory and copies its file name ("control") into *text, NUL-terminated
+ * (malloc'd, caller frees).  Returns 1, 0 when the tar has no such file,
+ * or -1 with err set: as zd_member_decode, ZD_E_LIMIT over the size, as
+ * zd_tar_find_file.
+ */
+int zd_member_read_file(const struct zd_deb_member *m,
+                        const struct zd_dec_params *p, const char *name,
+                        char **text, size_t *len, struct zd_error *err);
+
 /*
  * A decoder thread writing a member's decoded bytes into a pipe.  The
  * consumer reads zd_member_stream.read_fd until EOF, then calls

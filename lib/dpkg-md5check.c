@@ -12,6 +12,7 @@
 
 #include "lib/dpkg-md5check.h"
 #include "lib/dpkg-md5sums.h"
+#include "lib/tar-find.h"
 #include "lib/tar-libarchive.h"
 
 struct sum {
@@ -137,56 +138,11 @@ int
 zd_md5check_find(const void *ctl_tar, size_t ctl_len, char **text,
                  size_t *len, struct zd_error *err)
 {
-	struct archive *a = zd_archive_tar_reader(err);
-	struct archive_entry *e;
-	int rc = 0, r;
+	int rc = zd_tar_find_file(ctl_tar, ctl_len, "md5sums", text, len,
+	                          err);
 
-	*text = NULL;
-	*len = 0;
-	if (a == NULL)
-		return -1;
-	if (archive_read_open_memory(a, ctl_tar, ctl_len) != ARCHIVE_OK) {
-		rc = zd_err(err, ZD_E_FORMAT, "control.tar: %s",
-		            archive_error_string(a));
-		goto out;
-	}
-	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
-		const char *name = archive_entry_pathname(e);
-		la_int64_t size = archive_entry_size(e);
-		la_ssize_t got;
-
-		if (strcmp(name, "./md5sums") != 0 &&
-		    strcmp(name, "md5sums") != 0)
-			continue;
-		if (archive_entry_filetype(e) != AE_IFREG || size < 0 ||
-		    size > (1 << 28)) {
-			rc = zd_err(err, ZD_E_FORMAT, "control.tar: md5sums "
-			            "is not a plain file of sane size");
-			goto out;
-		}
-		*text = malloc((size_t)size + 1);
-		if (*text == NULL) {
-			rc = zd_err(err, ZD_E_NOMEM, "out of memory");
-			goto out;
-		}
-		got = archive_read_data(a, *text, (size_t)size);
-		if (got != size) {
-			free(*text);
-			*text = NULL;
-			rc = zd_err(err, ZD_E_FORMAT, "control.tar: cannot "
-			            "read md5sums");
-			goto out;
-		}
-		(*text)[size] = '\0';
-		*len = (size_t)size;
-		rc = 1;
-		goto out;
-	}
-	if (r != ARCHIVE_EOF)
-		rc = zd_err(err, ZD_E_FORMAT, "control.tar: %s",
-		            archive_error_string(a));
-out:
-	archive_read_free(a);
+	if (rc < 0)
+		zd_err_prefix(err, "control.tar");
 	return rc;
 }
 

@@ -103,6 +103,39 @@ START_TEST(test_stream_consumer_failed)
 }
 END_TEST
 
+/* A file of the control member, read into memory. */
+START_TEST(test_member_read_file)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_dec_params p = { .threads = 1 };
+	struct zd_deb deb;
+	char *text;
+	size_t len;
+
+	/* small, unlike make_deb's: quick on a busy machine */
+	ck_assert_int_eq(zd_test_sh(
+		"cd '%s' && mkdir -p p/DEBIAN p/usr && "
+		"printf 'Package: t\\nVersion: 1\\nArchitecture: all\\n"
+		"Maintainer: t <t@example.org>\\nDescription: t\\n' "
+		">p/DEBIAN/control && echo x >p/usr/x && "
+		"dpkg-deb --root-owner-group -Zxz -b p p.deb >/dev/null",
+		zd_test_tmpdir), 0);
+	ck_assert_zd_ok(zd_deb_open(zd_test_path("p.deb"), &deb, &err), &err);
+	ck_assert_int_eq(zd_member_read_file(&deb.control, &p, "control",
+	                                     &text, &len, &err), 1);
+	ck_assert_uint_eq(len, strlen(text));
+	ck_assert_ptr_nonnull(strstr(text, "Package: t\nVersion: 1\n"));
+	free(text);
+	ck_assert_int_eq(zd_member_read_file(&deb.control, &p, "postinst",
+	                                     &text, &len, &err), 0);
+	ck_assert_ptr_null(text);
+	/* any member is a tar: the data member has no ./control */
+	ck_assert_int_eq(zd_member_read_file(&deb.data, &p, "control", &text,
+	                                     &len, &err), 0);
+	zd_deb_close(&deb);
+}
+END_TEST
+
 static Suite *
 memberdec_suite(void)
 {
@@ -111,6 +144,7 @@ memberdec_suite(void)
 
 	tcase_add_test(core, test_stream_through_large_pipe);
 	tcase_add_test(core, test_stream_consumer_failed);
+	tcase_add_test(core, test_member_read_file);
 	return s;
 }
 
