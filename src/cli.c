@@ -157,6 +157,15 @@ find_target(const char *cmd, const char *name)
 }
 
 bool
+zd_cli_target_reads_zstd(const char *name)
+{
+	for (size_t i = 0; i < sizeof(targets) / sizeof(*targets); i++)
+		if (strcmp(name, targets[i].name) == 0)
+			return targets[i].zstd;
+	return false;
+}
+
+bool
 zd_cli_comp_option(int opt, const char *arg, struct zd_cli_comp *raw)
 {
 	switch (opt) {

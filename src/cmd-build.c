@@ -193,7 +193,7 @@ cmd_build(int argc, char **argv)
 	}
 	if (o.progress)
 		zd_msg_progress_end();
-	rc = verify ? zd_cli_verify_stock(out, o.data.threads) : ZD_EXIT_OK;
+	rc = verify ? zd_cli_verify_stock(out, o.data.threads, false) : ZD_EXIT_OK;
 	goto out;
 fail:
 	zd_msg_fail(&err);

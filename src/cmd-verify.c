@@ -339,7 +339,7 @@ verify_deb(const char *path, const struct zd_cli_read *r)
 		rc = verify_stock(path, &deb, r, &v);
 	if (r->json)
 		print_json(path, &deb, rcs, rc, &v);
-	else if (rc == ZD_EXIT_OK)
+	else if (rc == ZD_EXIT_OK && !r->quiet)
 		printf("%s: ok%s%s\n", path,
 		       found > 0 ? " (files match md5sums)" : "",
 		       r->dpkg_deb ? " (stock dpkg-deb reads the same tars)" :
@@ -349,11 +349,12 @@ verify_deb(const char *path, const struct zd_cli_read *r)
 }
 
 int
-zd_cli_verify_stock(const char *path, unsigned threads)
+zd_cli_verify_stock(const char *path, unsigned threads, bool quiet)
 {
 	struct zd_cli_read r;
 
 	memset(&r, 0, sizeof(r));
+	r.quiet = quiet;
 	r.threads = threads > 0 ? threads : zd_cli_ncpus();
 	r.dpkg_deb = true;
 	return verify_deb(path, &r);

@@ -20,6 +20,7 @@ int cmd_info(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_recompress(int argc, char **argv);
 int cmd_integrate(int argc, char **argv);
+int cmd_repo(int argc, char **argv);
 /* The dpkg-deb compatible front end (argv[0] is the program name). */
 int cmd_dpkg_deb(int argc, char **argv);
 
@@ -66,6 +67,14 @@ enum {
 	ZD_OPT_ALLOW_DEVICES,
 	ZD_OPT_DPKG_DEB,
 	ZD_OPT_VERIFY,
+	ZD_OPT_INDEX,
+	ZD_OPT_JOBS,
+	ZD_OPT_SUITE,
+	ZD_OPT_COMPONENT,
+	ZD_OPT_SIGN,
+	ZD_OPT_PARTIAL,
+	ZD_OPT_PERF_SAMPLE,
+	ZD_OPT_PERF_RUNS,
 };
 
 /* getopt_long entries of the compression options, shared by build and
@@ -96,6 +105,9 @@ bool zd_cli_comp_option(int opt, const char *arg, struct zd_cli_comp *raw);
  */
 int zd_cli_comp_resolve(const char *cmd, const struct zd_cli_comp *raw,
                         struct zd_comp_params *p);
+/* True when the stock dpkg of --target name reads zstd members (false
+ * for an unknown name: zd_cli_comp_resolve reports it). */
+bool zd_cli_target_reads_zstd(const char *name);
 /* Parsed options of the reading commands. */
 struct zd_cli_read {
 	unsigned threads;	/* -T, default all cores */
@@ -105,6 +117,7 @@ struct zd_cli_read {
 	bool max_size_set;
 	bool allow_devices;	/* --allow-devices (extract) */
 	bool dpkg_deb;		/* --dpkg-deb[=PROG] (verify) */
+	bool quiet;		/* verify: no "ok" line (repo run) */
 	const char *dpkg_deb_prog;	/* its PROG, or NULL */
 	char **args;		/* positional arguments */
 	int nargs;
@@ -143,10 +156,10 @@ void zd_cli_dec_limits(struct zd_dec_params *p, const struct zd_cli_read *r,
 
 /*
  * "zdeb verify --dpkg-deb path" with threads decoding (0: all cores):
- * prints what it finds; returns ZD_EXIT_OK, ZD_EXIT_MISMATCH or
- * ZD_EXIT_ERROR.
+ * prints what it finds (quiet: only what is wrong, on stderr); returns
+ * ZD_EXIT_OK, ZD_EXIT_MISMATCH or ZD_EXIT_ERROR.
  */
-int zd_cli_verify_stock(const char *path, unsigned threads);
+int zd_cli_verify_stock(const char *path, unsigned threads, bool quiet);
 
 /* Name of a layout ("indexed"). */
 const char *zd_cli_layout_name(enum zd_zstd_layout l);

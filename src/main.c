@@ -35,6 +35,8 @@ static const struct command commands[] = {
 	{ "verify", cmd_verify, "check every index, hash and checksum" },
 	{ "recompress", cmd_recompress, "re-encode the members of a .deb, "
 	  "keeping the tar bytes" },
+	{ "repo", cmd_repo, "convert a whole apt repository: plan, run, "
+	  "finish" },
 	{ "integrate", cmd_integrate, "make zdeb the system's dpkg-deb "
 	  "(dpkg-divert), undo it, show it" },
 	{ "dpkg-deb", cmd_dpkg_deb, "run as dpkg-deb (its options, output "

@@ -11,10 +11,21 @@
 
 const char *zd_progname = "zdeb";
 int zd_verbose;
+/* The last error and warning printed, for zd_msg_last(). */
+static char last_error[512], last_warning[512];
 
 static void
 vmsg(const char *kind, const char *fmt, va_list ap)
 {
+	char *keep = kind == NULL ? NULL :
+	             kind[0] == 'e' ? last_error : last_warning;
+	va_list aq;
+
+	if (keep != NULL) {
+		va_copy(aq, ap);
+		vsnprintf(keep, sizeof(last_error), fmt, aq);
+		va_end(aq);
+	}
 	fflush(stdout);
 	if (kind != NULL)
 		fprintf(stderr, "%s: %s: ", zd_progname, kind);
@@ -76,6 +87,20 @@ zd_msg_usage(const char *cmd, const char *fmt, ...)
 		fprintf(stderr, "Try '%s --help' for more information.\n",
 		        zd_progname);
 	return ZD_EXIT_ERROR;
+}
+
+const char *
+zd_msg_last(void)
+{
+	return last_error[0] != '\0' ? last_error :
+	       last_warning[0] != '\0' ? last_warning : NULL;
+}
+
+void
+zd_msg_last_clear(void)
+{
+	last_error[0] = '\0';
+	last_warning[0] = '\0';
 }
 
 void

@@ -26,6 +26,10 @@ int zd_msg_fail(const struct zd_error *err);
 /* Prints a usage error and the --help pointer; returns ZD_EXIT_ERROR. */
 int zd_msg_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The last error printed since zd_msg_last_clear(), else the last
+ * warning, else NULL (repo run records why a job failed). */
+const char *zd_msg_last(void);
+void zd_msg_last_clear(void);
 /* zd_warn_fn printing "PROG: warning: MSG". */
 void zd_msg_warn_cb(void *ctx, const char *msg);
 /* True when fd 2 is a terminal (progress output). */

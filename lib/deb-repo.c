@@ -1,0 +1,710 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * deb-repo.c - a repository of .debs converted package by package: the
+ * job and result lines of "zdeb repo", and the choices behind them
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sha2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/deb-repo.h"
+#include "lib/json.h"
+#include "lib/zseg-layout.h"
+
+static const char *const layout_names[] = {
+	[ZD_LAYOUT_INDEXED] = "indexed",
+	[ZD_LAYOUT_SINGLE] = "single",
+	[ZD_LAYOUT_FRAMES] = "frames",
+	[ZD_LAYOUT_PZSTD] = "pzstd",
+	[ZD_LAYOUT_DPKG] = "dpkg",
+};
+
+int
+zd_repo_from(const struct zd_deb *deb, char from[24], struct zd_error *err)
+{
+	const struct zd_codec *c = deb->data.codec;
+	struct zd_zstd_info info;
+
+	if (c->type != ZD_COMP_ZSTD) {
+		snprintf(from, 24, "%s", c->name);
+		return 0;
+	}
+	if (zd_zstd_describe(&deb->data.region, &info, err) < 0)
+		return -1;
+	snprintf(from, 24, "zstd-%s", layout_names[info.layout]);
+	return 0;
+}
+
+int
+zd_repo_decide(const struct zd_deb *deb, const struct zd_repo_want *w,
+               struct zd_repo_job *j, struct zd_error *err)
+{
+	enum zd_comp_type ct = deb->control.codec->type;
+	enum zd_comp_type dt = deb->data.codec->type;
+	bool keep;
+
+	if (zd_repo_from(deb, j->from, err) < 0)
+		return -1;
+	if (w->keep_readable) {
+		keep = ct != ZD_COMP_ZSTD && dt != ZD_COMP_ZSTD;
+	} else {
+		char want[24];
+
+		if (w->comp.type == ZD_COMP_ZSTD)
+			snprintf(want, sizeof(want), "zstd-%s",
+			         layout_names[w->comp.layout]);
+		else
+			snprintf(want, sizeof(want), "%s",
+			         zd_codec_get(w->comp.type)->name);
+		keep = ct == w->comp.type && strcmp(j->from, want) == 0;
+	}
+	j->action = keep ? ZD_REPO_KEEP : ZD_REPO_CONVERT;
+	memset(&j->comp, 0, sizeof(j->comp));
+	if (!keep)
+		j->comp = w->comp;
+	return 0;
+}
+
+void
+zd_repo_conversion(const struct zd_repo_job *j, char *buf, size_t size)
+{
+	const struct zd_comp_params *p = &j->comp;
+	int n;
+
+	if (j->action == ZD_REPO_KEEP) {
+		snprintf(buf, size, "keep");
+		return;
+	}
+	n = snprintf(buf, size, "%s -%d", zd_codec_get(p->type)->name,
+	             p->level);
+	if (p->type == ZD_COMP_ZSTD && n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, " %s",
+		              layout_names[p->layout]);
+	if (p->segment_size > 0 && n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, " segment-size=%ju",
+		              (uintmax_t)p->segment_size);
+	if (p->zstd_long && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " long");
+}
+
+/* The first ZD_REPO_KEY_LEN hex digits of SHA-256(s). */
+static void
+short_hash(const char *s, char out[ZD_REPO_KEY_LEN + 1])
+{
+	char hex[SHA256_DIGEST_STRING_LENGTH];
+
+	SHA256Data((const uint8_t *)s, strlen(s), hex);
+	memcpy(out, hex, ZD_REPO_KEY_LEN);
+	out[ZD_REPO_KEY_LEN] = '\0';
+}
+
+/* True when path is relative and has no "." or ".." component. */
+static bool
+path_is_inside(const char *path)
+{
+	const char *p = path;
+
+	if (*p == '/' || *p == '\0')
+		return false;
+	while (*p != '\0') {
+		size_t n = strcspn(p, "/");
+
+		if (n == 0 || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return true;
+}
+
+int
+zd_repo_set_output(struct zd_repo_job *j, const char *dst, const char *rel,
+                   struct zd_error *err)
+{
+	char conv[128], seed[256], key[ZD_REPO_KEY_LEN + 1];
+	const char *base = strrchr(rel, '/');
+	int dirlen;
+
+	if (!path_is_inside(rel))
+		return zd_err(err, ZD_E_USAGE, "'%s': not a plain path under "
+		              "the source", rel);
+	if (strncmp(rel, "pool/", 5) == 0)
+		rel += 5;
+	base = strrchr(rel, '/');
+	dirlen = base != NULL ? (int)(base - rel) : 0;
+	base = base != NULL ? base + 1 : rel;
+	zd_repo_conversion(j, conv, sizeof(conv));
+	snprintf(seed, sizeof(seed), "%s %s", j->sha256, conv);
+	short_hash(seed, key);
+	free(j->dst);
+	free(j->output);
+	j->output = NULL;
+	j->dst = strdup(dst);
+	if (j->dst == NULL ||
+	    asprintf(&j->output, "pool/%.*s%s%s/%s", dirlen, rel,
+	             dirlen > 0 ? "/" : "", key, base) < 0) {
+		j->output = NULL;
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static void
+put_key(FILE *f, const char *key, bool first)
+{
+	fputs(first ? "{" : ", ", f);
+	zd_json_write_str(f, key);
+	fputs(": ", f);
+}
+
+static void
+put_str(FILE *f, const char *key, const char *val)
+{
+	put_key(f, key, false);
+	if (val != NULL)
+		zd_json_write_str(f, val);
+	else
+		fputs("null", f);
+}
+
+static void
+put_u64(FILE *f, const char *key, uint64_t v)
+{
+	put_key(f, key, false);
+	fprintf(f, "%ju", (uintmax_t)v);
+}
+
+static int
+end_line(FILE *f, struct zd_error *err)
+{
+	fputs("}\n", f);
+	if (ferror(f))
+		return zd_err(err, ZD_E_IO, "cannot write a line");
+	return 0;
+}
+
+int
+zd_repo_job_write(const struct zd_repo_job *j, FILE *f, struct zd_error *err)
+{
+	put_key(f, "index", true);
+	fprintf(f, "%ju", (uintmax_t)j->index);
+	put_str(f, "package", j->package);
+	put_str(f, "version", j->version);
+	put_str(f, "architecture", j->arch);
+	put_u64(f, "installed_size_kib", j->installed_kib);
+	put_str(f, "input", j->input);
+	put_u64(f, "size", j->size);
+	put_str(f, "sha256", j->sha256);
+	put_str(f, "from", j->from);
+	put_str(f, "action", j->action == ZD_REPO_KEEP ? "keep" : "convert");
+	if (j->action == ZD_REPO_CONVERT) {
+		const struct zd_comp_params *p = &j->comp;
+
+		put_str(f, "to", zd_codec_get(p->type)->name);
+		put_key(f, "level", false);
+		fprintf(f, "%d", p->level);
+		put_str(f, "layout", p->type == ZD_COMP_ZSTD ?
+		        layout_names[p->layout] : NULL);
+		put_u64(f, "segment_size", p->segment_size);
+		put_key(f, "long", false);
+		fputs(p->zstd_long ? "true" : "false", f);
+	}
+	put_str(f, "dst", j->dst);
+	put_str(f, "output", j->output);
+	put_key(f, "dists", false);
+	fputs("[", f);
+	for (size_t i = 0; i < j->n_dists; i++) {
+		if (i > 0)
+			fputs(", ", f);
+		zd_json_write_str(f, j->dists[i]);
+	}
+	fputs("]", f);
+	return end_line(f, err);
+}
+
+/* A string field into *out (strdup'd); NULL allowed when null_ok. */
+static int
+get_str(const struct zd_json_obj *o, const char *key, bool null_ok,
+        char **out, struct zd_error *err)
+{
+	const struct zd_json_val *v = zd_json_get(o, key);
+
+	*out = NULL;
+	if (v != NULL && v->type == ZD_JSON_NULL && null_ok)
+		return 0;
+	if (v == NULL || v->type != ZD_JSON_STRING)
+		return zd_err(err, ZD_E_FORMAT, "'%s': missing or not a "
+		              "string", key);
+	*out = strdup(v->text);
+	if (*out == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	return 0;
+}
+
+static int
+parse_conversion(const struct zd_json_obj *o, struct zd_repo_job *j,
+                 struct zd_error *err)
+{
+	struct zd_comp_params *p = &j->comp;
+	const struct zd_codec *c;
+	const char *to = zd_json_str(o, "to");
+	const char *layout = zd_json_str(o, "layout");
+	const struct zd_json_val *lv = zd_json_get(o, "level");
+	const struct zd_json_val *lg = zd_json_get(o, "long");
+
+	c = to != NULL ? zd_codec_find_by_name(to) : NULL;
+	if (c == NULL || c->compress == NULL)
+		return zd_err(err, ZD_E_FORMAT, "'to': not a compressor zdeb "
+		              "writes");
+	memset(p, 0, sizeof(*p));
+	p->type = c->type;
+	p->threads = 1;
+	if (lv == NULL || lv->type != ZD_JSON_NUMBER ||
+	    zd_codec_parse_level(c->type, lv->text, &p->level, err) < 0)
+		return zd_err(err, ZD_E_FORMAT, "'level': missing or not a "
+		              "level of %s", c->name);
+	p->layout = ZD_LAYOUT_INDEXED;
+	if (c->type == ZD_COMP_ZSTD) {
+		size_t i, n = sizeof(layout_names) / sizeof(*layout_names);
+
+		for (i = 0; layout != NULL && i < n; i++)
+			if (strcmp(layout, layout_names[i]) == 0)
+				break;
+		if (layout == NULL || i == n)
+			return zd_err(err, ZD_E_FORMAT, "'layout': missing or "
+			              "unknown");
+		p->layout = (enum zd_zstd_layout)i;
+	}
+	if (zd_json_get(o, "segment_size") != NULL &&
+	    zd_json_u64(o, "segment_size", &p->segment_size, err) < 0)
+		return -1;
+	p->zstd_long = lg != NULL && lg->type == ZD_JSON_BOOL && lg->boolean;
+	return zd_comp_params_check(p, err);
+}
+
+int
+zd_repo_job_parse(const char *line, size_t len, struct zd_repo_job *j,
+                  struct zd_error *err)
+{
+	struct zd_json_obj o;
+	const struct zd_json_val *d;
+	const char *s;
+	int rc = -1;
+
+	memset(j, 0, sizeof(*j));
+	if (zd_json_parse(line, len, &o, err) < 0)
+		return -1;
+	if (zd_json_u64(&o, "index", &j->index, err) < 0 ||
+	    get_str(&o, "input", false, &j->input, err) < 0 ||
+	    zd_json_u64(&o, "size", &j->size, err) < 0 ||
+	    get_str(&o, "package", true, &j->package, err) < 0 ||
+	    get_str(&o, "version", true, &j->version, err) < 0 ||
+	    get_str(&o, "architecture", true, &j->arch, err) < 0 ||
+	    get_str(&o, "dst", false, &j->dst, err) < 0 ||
+	    get_str(&o, "output", false, &j->output, err) < 0)
+		goto out;
+	if (zd_json_get(&o, "installed_size_kib") != NULL &&
+	    zd_json_u64(&o, "installed_size_kib", &j->installed_kib,
+	                err) < 0)
+		goto out;
+	s = zd_json_str(&o, "sha256");
+	if (s == NULL || strlen(s) != 64 || strspn(s, "0123456789abcdef") != 64) {
+		zd_err(err, ZD_E_FORMAT, "'sha256': not 64 hex digits");
+		goto out;
+	}
+	memcpy(j->sha256, s, 65);
+	s = zd_json_str(&o, "from");
+	snprintf(j->from, sizeof(j->from), "%s", s != NULL ? s : "");
+	s = zd_json_str(&o, "action");
+	if (s != NULL && strcmp(s, "keep") == 0) {
+		j->action = ZD_REPO_KEEP;
+	} else if (s != NULL && strcmp(s, "convert") == 0) {
+		j->action = ZD_REPO_CONVERT;
+		if (parse_conversion(&o, j, err) < 0)
+			goto out;
+	} else {
+		zd_err(err, ZD_E_FORMAT, "'action': not \"keep\" or "
+		       "\"convert\"");
+		goto out;
+	}
+	if (j->dst[0] != '/' || !path_is_inside(j->output)) {
+		zd_err(err, ZD_E_FORMAT, "'output': not a plain path under an "
+		       "absolute 'dst'");
+		goto out;
+	}
+	d = zd_json_get(&o, "dists");
+	if (d != NULL && d->type == ZD_JSON_ARRAY && d->n_items > 0) {
+		j->dists = calloc(d->n_items, sizeof(*j->dists));
+		if (j->dists == NULL) {
+			zd_err(err, ZD_E_NOMEM, "out of memory");
+			goto out;
+		}
+		for (; j->n_dists < d->n_items; j->n_dists++) {
+			j->dists[j->n_dists] = strdup(d->items[j->n_dists]);
+			if (j->dists[j->n_dists] == NULL) {
+				zd_err(err, ZD_E_NOMEM, "out of memory");
+				goto out;
+			}
+		}
+	}
+	rc = 0;
+out:
+	zd_json_obj_free(&o);
+	if (rc < 0)
+		zd_repo_job_free(j);
+	return rc;
+}
+
+void
+zd_repo_job_free(struct zd_repo_job *j)
+{
+	free(j->input);
+	free(j->package);
+	free(j->version);
+	free(j->arch);
+	free(j->dst);
+	free(j->output);
+	for (size_t i = 0; i < j->n_dists; i++)
+		free(j->dists[i]);
+	free(j->dists);
+	memset(j, 0, sizeof(*j));
+}
+
+int
+zd_repo_sha256_file(const char *path, char hex[65], uint64_t *size,
+                    struct zd_error *err)
+{
+	static const size_t bufsize = 1 << 16;
+	SHA2_CTX ctx;
+	unsigned char *buf = malloc(bufsize);
+	uint64_t total = 0;
+	int fd = -1, rc = -1;
+
+	if (buf == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot open '%s'", path);
+		goto out;
+	}
+	SHA256Init(&ctx);
+	for (;;) {
+		ssize_t n = zd_read_full(fd, buf, bufsize, err);
+
+		if (n < 0) {
+			zd_err_prefix(err, "'%s'", path);
+			goto out;
+		}
+		SHA256Update(&ctx, buf, (size_t)n);
+		total += (uint64_t)n;
+		if ((size_t)n < bufsize)
+			break;
+	}
+	SHA256End(&ctx, hex);
+	if (size != NULL)
+		*size = total;
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return rc;
+}
+
+static const char *const verdict_names[] = {
+	[ZD_REPO_CONVERTED] = "converted",
+	[ZD_REPO_KEPT] = "kept",
+	[ZD_REPO_FAILED] = "failed",
+};
+
+const char *
+zd_repo_verdict_name(enum zd_repo_verdict v)
+{
+	return verdict_names[v];
+}
+
+char *
+zd_repo_result_path(const struct zd_repo_job *j)
+{
+	char h[ZD_REPO_KEY_LEN + 1];
+	char *path;
+
+	short_hash(j->output, h);
+	if (asprintf(&path, "%s/%s/results/%s.json", j->dst,
+	             ZD_REPO_STATE_DIR, h) < 0)
+		return NULL;
+	return path;
+}
+
+int
+zd_repo_result_write(const struct zd_repo_job *j,
+                     const struct zd_repo_result *r, FILE *f,
+                     struct zd_error *err)
+{
+	char conv[128];
+
+	zd_repo_conversion(j, conv, sizeof(conv));
+	put_key(f, "index", true);
+	fprintf(f, "%ju", (uintmax_t)j->index);
+	put_str(f, "package", j->package);
+	put_str(f, "input", j->input);
+	put_str(f, "output", j->output);
+	put_str(f, "from", j->from);
+	put_str(f, "conversion", conv);
+	put_str(f, "verdict", zd_repo_verdict_name(r->verdict));
+	put_key(f, "skipped", false);
+	fputs(r->skipped ? "true" : "false", f);
+	put_str(f, "stage", r->stage);
+	put_str(f, "error", r->error);
+	put_u64(f, "in_bytes", r->in_bytes);
+	put_u64(f, "out_bytes", r->out_bytes);
+	put_u64(f, "tar_bytes", r->tar_bytes);
+	put_key(f, "wall_s", false);
+	fprintf(f, "%.3f", r->wall_s);
+	put_key(f, "cpu_s", false);
+	fprintf(f, "%.3f", r->cpu_s);
+	put_str(f, "host", r->host);
+	return end_line(f, err);
+}
+
+int
+zd_repo_result_save(const struct zd_repo_job *j,
+                    const struct zd_repo_result *r, struct zd_error *err)
+{
+	char *path = zd_repo_result_path(j), *tmp = NULL;
+	FILE *f = NULL;
+	int fd = -1, rc = -1;
+
+	if (path == NULL || asprintf(&tmp, "%s.XXXXXX", path) < 0) {
+		tmp = NULL;
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		goto out;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot create '%s'", tmp);
+		free(tmp);
+		tmp = NULL;
+		goto out;
+	}
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	if (f == NULL) {
+		zd_err_errno(err, ZD_E_IO, "cannot write '%s'", tmp);
+		close(fd);
+		goto out;
+	}
+	if (zd_repo_result_write(j, r, f, err) < 0) {
+		zd_err_prefix(err, "'%s'", tmp);
+		goto out;
+	}
+	if (fclose(f) != 0) {
+		f = NULL;
+		zd_err_errno(err, ZD_E_IO, "cannot write '%s'", tmp);
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp, path) < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot rename '%s' to '%s'", tmp,
+		             path);
+		goto out;
+	}
+	free(tmp);
+	tmp = NULL;
+	rc = 0;
+out:
+	if (f != NULL)
+		fclose(f);
+	if (tmp != NULL) {
+		int saved = errno;
+
+		unlink(tmp);
+		errno = saved;
+	}
+	free(tmp);
+	free(path);
+	return rc;
+}
+
+static int
+verdict_parse(const char *s, enum zd_repo_verdict *v)
+{
+	for (size_t i = 0; i < sizeof(verdict_names) / sizeof(*verdict_names);
+	     i++) {
+		if (s != NULL && strcmp(s, verdict_names[i]) == 0) {
+			*v = (enum zd_repo_verdict)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int
+zd_repo_result_load(const struct zd_repo_job *j, struct zd_repo_result *r,
+                    struct zd_error *err)
+{
+	char *path = zd_repo_result_path(j);
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	struct zd_json_obj o = { NULL, 0 };
+	const struct zd_json_val *sk;
+	FILE *f;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	if (path == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	f = fopen(path, "re");
+	if (f == NULL) {
+		rc = errno == ENOENT ? 0 :
+		     zd_err_errno(err, ZD_E_IO, "cannot open '%s'", path);
+		free(path);
+		return rc;
+	}
+	n = getline(&line, &cap, f);
+	if (n < 0) {
+		zd_err(err, ZD_E_FORMAT, "'%s': empty", path);
+		goto out;
+	}
+	if (zd_json_parse(line, (size_t)n, &o, err) < 0 ||
+	    zd_json_u64(&o, "index", &r->index, err) < 0 ||
+	    zd_json_u64(&o, "in_bytes", &r->in_bytes, err) < 0 ||
+	    zd_json_u64(&o, "out_bytes", &r->out_bytes, err) < 0 ||
+	    zd_json_u64(&o, "tar_bytes", &r->tar_bytes, err) < 0 ||
+	    get_str(&o, "stage", true, &r->stage, err) < 0 ||
+	    get_str(&o, "error", true, &r->error, err) < 0 ||
+	    get_str(&o, "host", true, &r->host, err) < 0) {
+		zd_err_prefix(err, "'%s'", path);
+		goto out;
+	}
+	if (verdict_parse(zd_json_str(&o, "verdict"), &r->verdict) < 0) {
+		zd_err(err, ZD_E_FORMAT, "'%s': 'verdict': unknown", path);
+		goto out;
+	}
+	sk = zd_json_get(&o, "skipped");
+	r->skipped = sk != NULL && sk->type == ZD_JSON_BOOL && sk->boolean;
+	r->wall_s = zd_json_num(&o, "wall_s", 0);
+	r->cpu_s = zd_json_num(&o, "cpu_s", 0);
+	rc = 1;
+out:
+	if (rc < 0)
+		zd_repo_result_free(r);
+	zd_json_obj_free(&o);
+	free(line);
+	fclose(f);
+	free(path);
+	return rc;
+}
+
+void
+zd_repo_result_free(struct zd_repo_result *r)
+{
+	free(r->stage);
+	free(r->error);
+	free(r->host);
+	memset(r, 0, sizeof(*r));
+}
+
+struct membuf {
+	char *buf;
+	size_t len, cap;
+};
+
+static int
+membuf_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
+{
+	struct membuf *b = ctx;
+
+	if (b->len + len + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 1 << 16;
+		char *p;
+
+		while (cap < b->len + len + 1)
+			cap *= 2;
+		p = realloc(b->buf, cap);
+		if (p == NULL)
+			return zd_err(err, ZD_E_NOMEM, "out of memory");
+		b->buf = p;
+		b->cap = cap;
+	}
+	memcpy(b->buf + b->len, buf, len);
+	b->len += len;
+	b->buf[b->len] = '\0';
+	return 0;
+}
+
+/* Calls fn with each stanza of text[0, len). */
+static int
+each_stanza(const char *path, const char *text, size_t len,
+            zd_repo_stanza_fn fn, void *ctx, struct zd_error *err)
+{
+	size_t pos = 0;
+	unsigned n = 0;
+
+	while (pos < len) {
+		const char *end;
+		size_t slen;
+		struct zd_control st = { NULL, 0 };
+		int rc;
+
+		while (pos < len && text[pos] == '\n')
+			pos++;
+		if (pos >= len)
+			break;
+		end = memmem(text + pos, len - pos, "\n\n", 2);
+		slen = end != NULL ? (size_t)(end - (text + pos)) + 1 :
+		       len - pos;
+		n++;
+		if (zd_control_parse(text + pos, slen, path, &st, err) < 0) {
+			zd_err_prefix(err, "stanza %u", n);
+			return -1;
+		}
+		rc = fn(ctx, &st, err);
+		zd_control_free(&st);
+		if (rc != 0)
+			return rc;
+		pos += slen;
+	}
+	return 0;
+}
+
+int
+zd_repo_packages_read(const char *path, zd_repo_stanza_fn fn, void *ctx,
+                      struct zd_error *err)
+{
+	const char *dot = strrchr(path, '.');
+	const struct zd_codec *c = NULL;
+	struct membuf b = { NULL, 0, 0 };
+	struct zd_sink sink = { membuf_write, &b };
+	struct zd_dec_params dp = { .threads = 1, .member = path };
+	struct zd_region r = { -1, 0, 0 };
+	int rc = -1;
+
+	if (dot != NULL && strchr(dot, '/') == NULL)
+		c = zd_codec_find_by_ext(dot);
+	if (c == NULL)
+		c = zd_codec_find_by_ext("");
+	r.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r.fd < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot open '%s'", path);
+	if (zd_fd_size(r.fd, &r.len, err) < 0 ||
+	    zd_decompress(c, &r, &dp, &sink, err) < 0) {
+		zd_err_prefix(err, "'%s'", path);
+		goto out;
+	}
+	rc = each_stanza(path, b.buf != NULL ? b.buf : "", b.len, fn, ctx,
+	                 err);
+out:
+	close(r.fd);
+	free(b.buf);
+	return rc;
+}

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * deb-repo.h - a repository of .debs converted package by package: the
+ * job and result lines of "zdeb repo", and the choices behind them
+ *
+ * "zdeb repo plan" writes one job line per package (struct zd_repo_job),
+ * "zdeb repo run" one result line per job it runs (struct zd_repo_result),
+ * both JSON objects of one line (lib/json.h).  A job's output is named by
+ * its content: the package's SHA-256 and the conversion asked for give
+ * the key, the key is a directory of the output path, so a rerun, a retry
+ * or a new plan finds finished work where it left it and never writes
+ * other bytes over it.  The state of a run lives in DST/.zdeb-repo/:
+ * jobs.jsonl, results/ (one file per job, named by its output path) and
+ * tmp/ (packages being made; never at an output path until verified).
+ */
+#ifndef ZDEB_DEB_REPO_H
+#define ZDEB_DEB_REPO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/codec.h"
+#include "lib/deb.h"
+#include "lib/dpkg-control.h"
+#include "lib/error.h"
+
+#define ZD_REPO_STATE_DIR ".zdeb-repo"
+#define ZD_REPO_KEY_LEN 16	/* hex digits of the key */
+
+enum zd_repo_action {
+	ZD_REPO_CONVERT,	/* recompress as comp says */
+	ZD_REPO_KEEP,		/* copy as it is */
+};
+
+struct zd_repo_job {
+	uint64_t index;			/* 0-based line number */
+	char *input;			/* absolute path of the package */
+	uint64_t size;			/* its bytes */
+	char sha256[65];		/* its SHA-256, hex */
+	char *package, *version, *arch;	/* from its control file */
+	uint64_t installed_kib;		/* Installed-Size; 0 unknown */
+	char from[24];			/* data member: "xz", "zstd-single" */
+	enum zd_repo_action action;
+	struct zd_comp_params comp;	/* CONVERT: type, level, layout,
+					 * segment_size, zstd_long */
+	char *dst;			/* absolute destination root */
+	char *output;			/* the output, relative to dst */
+	char **dists;			/* "SUITE/COMPONENT" lists it */
+	size_t n_dists;
+};
+
+/* What a plan asks for. */
+struct zd_repo_want {
+	struct zd_comp_params comp;	/* what a conversion writes */
+	/*
+	 * Keep every package the target's dpkg reads (a --target without
+	 * zstd and no -Z: recompressing xz as xz buys nothing); convert the
+	 * others (zstd members) to comp.
+	 */
+	bool keep_readable;
+};
+
+/*
+ * The data member's compressor as a job's "from": the codec name, for
+ * zstd with its layout ("zstd-indexed", "zstd-single", "zstd-frames",
+ * "zstd-pzstd").  Returns 0, or -1 with err set (as zd_zstd_describe).
+ */
+int zd_repo_from(const struct zd_deb *deb, char from[24],
+                 struct zd_error *err);
+
+/*
+ * Sets j->from, j->action and j->comp for deb: KEEP when w->keep_readable
+ * and no member is zstd, or when both members already have w->comp's
+ * compressor (for zstd, a data member of its layout); CONVERT to w->comp
+ * otherwise.  Returns 0, or -1 with err set (as zd_repo_from).
+ */
+int zd_repo_decide(const struct zd_deb *deb, const struct zd_repo_want *w,
+                   struct zd_repo_job *j, struct zd_error *err);
+
+/* The conversion of j in words: "keep", "zstd -19 indexed", "xz -6",
+ * with " segment-size=N" and " long" when set. */
+void zd_repo_conversion(const struct zd_repo_job *j, char *buf,
+                        size_t size);
+
+/*
+ * Sets j->dst and j->output from rel, the input's path under the source
+ * root: "pool/" + rel's directory (less a leading "pool/") + "/KEY/" +
+ * rel's file name, where KEY is the first ZD_REPO_KEY_LEN hex digits of
+ * SHA-256(j->sha256 + " " + conversion).  Returns 0, or -1 with err set
+ * (ZD_E_NOMEM; ZD_E_USAGE when rel has a ".." component or is absolute).
+ */
+int zd_repo_set_output(struct zd_repo_job *j, const char *dst,
+                       const char *rel, struct zd_error *err);
+
+/* Writes j to f as one line ending in '\n'.  Returns 0, or -1 with err
+ * set (ZD_E_IO) when f reports an error. */
+int zd_repo_job_write(const struct zd_repo_job *j, FILE *f,
+                      struct zd_error *err);
+/*
+ * Parses one job line.  Returns 0 with j filled (free with
+ * zd_repo_job_free), or -1 with err set (ZD_E_FORMAT: the JSON error, a
+ * missing or malformed field, an output path that leaves dst).
+ */
+int zd_repo_job_parse(const char *line, size_t len, struct zd_repo_job *j,
+                      struct zd_error *err);
+void zd_repo_job_free(struct zd_repo_job *j);
+
+/* SHA-256 (hex) and size of the file at path.  Returns 0, or -1 with err
+ * set (ZD_E_IO). */
+int zd_repo_sha256_file(const char *path, char hex[65], uint64_t *size,
+                        struct zd_error *err);
+
+enum zd_repo_verdict {
+	ZD_REPO_CONVERTED,
+	ZD_REPO_KEPT,
+	ZD_REPO_FAILED,
+};
+
+struct zd_repo_result {
+	uint64_t index;
+	enum zd_repo_verdict verdict;
+	bool skipped;		/* found done by an earlier run */
+	char *stage;		/* FAILED: "input", "convert", "verify",
+				 * "publish" or "worker" */
+	char *error;		/* FAILED: why */
+	uint64_t in_bytes;	/* the input */
+	uint64_t out_bytes;	/* the output; 0 when failed */
+	uint64_t tar_bytes;	/* both tars, when converted */
+	double wall_s, cpu_s;	/* of the run that made the output */
+	char *host;
+};
+
+/* "converted", "kept", "failed". */
+const char *zd_repo_verdict_name(enum zd_repo_verdict v);
+
+/*
+ * The result file of j: "DST/.zdeb-repo/results/H.json", H the first 16
+ * hex digits of SHA-256(j->output).  malloc'd, or NULL (out of memory).
+ */
+char *zd_repo_result_path(const struct zd_repo_job *j);
+
+/* Writes the result line of j (job fields for the reader, then r's) to
+ * f.  Returns 0, or -1 with err set (ZD_E_IO). */
+int zd_repo_result_write(const struct zd_repo_job *j,
+                         const struct zd_repo_result *r, FILE *f,
+                         struct zd_error *err);
+/*
+ * Saves the result line of j atomically (a temporary file renamed) to
+ * zd_repo_result_path(j).  Returns 0, or -1 with err set (ZD_E_IO).
+ */
+int zd_repo_result_save(const struct zd_repo_job *j,
+                        const struct zd_repo_result *r, struct zd_error *err);
+/*
+ * Reads the result of j: 1 with r filled (free with zd_repo_result_free),
+ * 0 when there is none, -1 with err set (ZD_E_IO, ZD_E_FORMAT).
+ */
+int zd_repo_result_load(const struct zd_repo_job *j, struct zd_repo_result *r,
+                        struct zd_error *err);
+void zd_repo_result_free(struct zd_repo_result *r);
+
+/*
+ * Reads an apt Packages index (path ends in "Packages", ".gz" or ".xz")
+ * and calls fn with each stanza, in order, until fn returns non-zero
+ * (which is returned).  Returns 0, or -1 with err set (ZD_E_IO, the
+ * decoder's error, ZD_E_FORMAT "'PATH': stanza N: MSG").
+ */
+typedef int (*zd_repo_stanza_fn)(void *ctx, const struct zd_control *st,
+                                 struct zd_error *err);
+int zd_repo_packages_read(const char *path, zd_repo_stanza_fn fn, void *ctx,
+                          struct zd_error *err);
+
+#endif
