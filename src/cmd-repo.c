@@ -519,7 +519,8 @@ make_job(struct plan *pl, struct entry *e, size_t n, struct zd_repo_job *j)
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (i > 0 && strcmp(e[i].dist, e[i - 1].dist) == 0)
+		if (j->n_dists > 0 &&
+		    strcmp(e[i].dist, j->dists[j->n_dists - 1]) == 0)
 			continue;
 		j->dists[j->n_dists++] = e[i].dist;
 		e[i].dist = NULL;
