@@ -132,6 +132,7 @@ ok "plan again without them: every job is found done, nothing redone"
 # Signed indexes, with a throwaway key, that apt takes.
 export GNUPGHOME="$T/gnupg"
 mkdir -m 700 "$GNUPGHOME"
+trap 'gpgconf --kill gpg-agent 2>/dev/null || true; rm -rf "$T"' EXIT
 gpg --batch --passphrase '' --quick-gen-key 'zdeb test <test@example.org>' \
 	ed25519 sign never 2>/dev/null || skip "gpg cannot make a key"
 key=$(gpg --list-keys --with-colons 2>/dev/null | awk -F: '/^fpr/ { print $10; exit }')
