@@ -230,7 +230,8 @@ zd_repo_job_write(const struct zd_repo_job *j, FILE *f, struct zd_error *err)
 	return end_line(f, err);
 }
 
-/* A string field into *out (strdup'd); NULL allowed when null_ok. */
+/* A string field into *out (strdup'd); null or absent gives NULL when
+ * null_ok. */
 static int
 get_str(const struct zd_json_obj *o, const char *key, bool null_ok,
         char **out, struct zd_error *err)
@@ -238,7 +239,7 @@ get_str(const struct zd_json_obj *o, const char *key, bool null_ok,
 	const struct zd_json_val *v = zd_json_get(o, key);
 
 	*out = NULL;
-	if (v != NULL && v->type == ZD_JSON_NULL && null_ok)
+	if (null_ok && (v == NULL || v->type == ZD_JSON_NULL))
 		return 0;
 	if (v == NULL || v->type != ZD_JSON_STRING)
 		return zd_err(err, ZD_E_FORMAT, "'%s': missing or not a "

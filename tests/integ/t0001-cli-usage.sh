@@ -6,7 +6,7 @@
 expect_status 0 "$ZDEB" --help
 grep -q '^Usage: zdeb COMMAND' "$T/stdout" || fail "--help has no usage line"
 cp "$T/stdout" "$T/help"
-for cmd in build extract control cat-data cat-control contents info verify recompress integrate; do
+for cmd in build extract control cat-data cat-control contents info verify recompress integrate repo; do
 	grep -q "^  $cmd " "$T/help" || fail "--help does not list $cmd"
 	expect_status 0 "$ZDEB" "$cmd" --help
 	grep -q "^Usage: zdeb $cmd" "$T/stdout" || fail "$cmd --help: no usage"
@@ -33,6 +33,20 @@ expect_stderr "zdeb: error: unknown option '--frobnicate'"
 expect_stderr "Try 'zdeb build --help'"
 expect_status 2 "$ZDEB"
 expect_stderr "no command given"
+expect_status 2 "$ZDEB" repo
+expect_stderr "expected plan, run or finish"
+expect_status 2 "$ZDEB" repo frobnicate
+expect_stderr "unknown subcommand 'frobnicate'"
+for sub in plan run finish; do
+	expect_status 0 "$ZDEB" repo $sub --help
+	grep -q '^Usage: zdeb repo plan' "$T/stdout" || fail "repo $sub --help"
+	expect_status 2 "$ZDEB" repo $sub --frobnicate
+	expect_stderr "Try 'zdeb repo --help'"
+done
+expect_status 2 "$ZDEB" repo run --index 0 --jobs 2 "$T/jobs"
+expect_stderr "--index and --jobs exclude each other"
+expect_status 2 "$ZDEB" repo run "$T/nonexistent"
+expect_stderr "cannot open '$T/nonexistent'"
 ok "unknown options"
 
 expect_status 2 "$ZDEB" extract /nonexistent.deb "$T/x"

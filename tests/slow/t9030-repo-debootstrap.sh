@@ -25,7 +25,7 @@ need debootstrap chroot apt-ftparchive gpg python3
 set -- $(slow_mirror)
 MIRROR=$1 SUITE=$2
 slow_probe "$MIRROR/dists/$SUITE/Release"
-TOOLS=${ZDEB_REPO_TOOLS:-"python3 curl file jq bc zstd patch tree less"}
+TOOLS=${ZDEB_REPO_TOOLS:-"python3 curl file jq bc zstd patch tree less gpg rsync"}
 
 R=$T/chroot
 R2=$T/chroot-stock
@@ -100,7 +100,7 @@ install_from_repo() {
 	[ ! -s "$T/verify" ] || fail "$2: dpkg --verify: $(head "$T/verify")"
 	chroot "$1" sh -c 'python3 -c "import json, sqlite3; print(json.dumps([1]))" &&
 		echo "{\"a\": 2}" | jq .a && file /bin/sh && echo "2^10" | bc &&
-		curl --version && zstd --version' >"$T/run.log" 2>&1 ||
+		curl --version && zstd --version && gpg --version && rsync --version' >"$T/run.log" 2>&1 ||
 		fail "$2: the tools do not run: $(cat "$T/run.log")"
 	umount "$1/proc"
 }
