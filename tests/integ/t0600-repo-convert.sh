@@ -231,6 +231,16 @@ grep -q '^Package: repo-xz' "$D2/dists/trixie/contrib/binary-$ARCH/Packages" &&
 grep -q '^Components: contrib main$' "$D2/dists/trixie/Release" || fail "Release: $(cat "$D2/dists/trixie/Release")"
 ok "a source with dists/*/Packages.xz: its suite and components, unlisted files left out"
 
+# An index whose SHA-256 is not the file's: plan takes it (reading no
+# file), run checks it and records the failure.
+sed -i '/^Package: repo-none/,/^$/ s/^SHA256: .*/SHA256: '"$(printf 'f%.0s' $(seq 64))"'/' "$T/Packages"
+xz -c "$T/Packages" >"$S2/dists/trixie/main/binary-$ARCH/Packages.xz"
+expect_status 0 "$ZDEB" repo plan "$S2" "$T/dst3"
+expect_status 1 "$ZDEB" repo run "$T/dst3/.zdeb-repo/jobs.jsonl"
+grep -q '"stage": "input", "error": "[^"]*repo-none[^"]* changed since the plan' "$T/stdout" ||
+	fail "SHA-256 mismatch: $(cat "$T/stdout")"
+ok "a Packages entry whose SHA-256 is not the file's: the job fails at its input"
+
 # The install-time estimate from zdeb-perf on a sample.
 PERF=${ZDEB_BUILDDIR:-$(dirname "$ZDEB")/..}/src/perf/zdeb-perf
 if [ -x "$PERF" ] && command -v eatmydata >/dev/null; then
