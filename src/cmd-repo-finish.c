@@ -54,7 +54,9 @@ struct estimate {
 	uint64_t sample_weight, total_weight;	/* tar bytes */
 	char variants[2][16];
 	size_t n_variants;
-	double s[2][2];			/* [variant][stock, zdeb]; <0: none */
+	double s[2][2];			/* [variant][stock, zdeb]: median
+					 * elapsed; <0: none */
+	double cpu[2][2];		/* median user + sys */
 	unsigned runs;
 };
 
@@ -777,16 +779,17 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median elapsed_s of the ok runs of variant and backend in the CSV
- * text; -1 when there is none. */
+/* The median over the ok runs of variant and backend in the CSV text of
+ * the sum of the columns cols (NULL-terminated); -1 when there is none. */
 static double
-csv_median(const char *text, const char *variant, const char *backend)
+csv_median(const char *text, const char *variant, const char *backend,
+           const char *const cols[])
 {
 	char *buf = strdup(text), *p = buf;
 	char *f[32];
 	double v[64];
 	size_t n, nv = 0;
-	int cv = -1, cb = -1, cs = -1, ce = -1;
+	int cv = -1, cb = -1, cs = -1, cc[4] = { -1, -1, -1, -1 };
 
 	if (buf == NULL)
 		return -1;
@@ -795,17 +798,22 @@ csv_median(const char *text, const char *variant, const char *backend)
 		cv = strcmp(f[i], "variant") == 0 ? (int)i : cv;
 		cb = strcmp(f[i], "backend") == 0 ? (int)i : cb;
 		cs = strcmp(f[i], "status") == 0 ? (int)i : cs;
-		ce = strcmp(f[i], "elapsed_s") == 0 ? (int)i : ce;
+		for (size_t k = 0; k < 4 && cols[k] != NULL; k++)
+			cc[k] = strcmp(f[i], cols[k]) == 0 ? (int)i : cc[k];
 	}
-	while (cv >= 0 && cb >= 0 && cs >= 0 && ce >= 0 && *p != '\0' &&
+	while (cv >= 0 && cb >= 0 && cs >= 0 && cc[0] >= 0 && *p != '\0' &&
 	       nv < 64) {
+		double sum = 0;
+
 		n = csv_record(&p, f, 32);
 		if (n <= (size_t)cv || n <= (size_t)cb || n <= (size_t)cs ||
-		    n <= (size_t)ce)
+		    strcmp(f[cv], variant) != 0 ||
+		    strcmp(f[cb], backend) != 0 || strcmp(f[cs], "ok") != 0)
 			continue;
-		if (strcmp(f[cv], variant) == 0 &&
-		    strcmp(f[cb], backend) == 0 && strcmp(f[cs], "ok") == 0)
-			v[nv++] = strtod(f[ce], NULL);
+		for (size_t k = 0; k < 4 && cols[k] != NULL; k++)
+			if (cc[k] >= 0 && (size_t)cc[k] < n)
+				sum += strtod(f[cc[k]], NULL);
+		v[nv++] = sum;
 	}
 	free(buf);
 	if (nv == 0)
@@ -963,8 +971,17 @@ estimate(struct report *rep, unsigned sample, unsigned runs)
 	for (size_t i = 0; i < np; i++)
 		e->sample_weight += weight(pick[i]);
 	for (size_t v = 0; v < e->n_variants; v++) {
-		e->s[v][0] = csv_median(text, e->variants[v], "stock");
-		e->s[v][1] = csv_median(text, e->variants[v], "zdeb");
+		static const char *const wall[] = { "elapsed_s", NULL };
+		static const char *const cpu[] = { "user_s", "sys_s", NULL };
+
+		for (int b = 0; b < 2; b++) {
+			const char *be = b ? "zdeb" : "stock";
+
+			e->s[v][b] = csv_median(text, e->variants[v], be,
+			                        wall);
+			e->cpu[v][b] = csv_median(text, e->variants[v], be,
+			                          cpu);
+		}
 	}
 	e->made = e->sample_weight > 0;
 	if (!e->made)
@@ -1043,10 +1060,12 @@ print_text(const struct report *rep)
 					       b ? "zdeb" : "stock");
 					continue;
 				}
-				printf("  %-13s %-5s  %7.2f s (sample "
-				       "%.2f s)\n", e->variants[v],
-				       b ? "zdeb" : "stock",
-				       scaled(e, e->s[v][b]), e->s[v][b]);
+				printf("  %-13s %-5s  %7.2f s wall, %7.2f s "
+				       "CPU (sample %.2f s, %.2f s)\n",
+				       e->variants[v], b ? "zdeb" : "stock",
+				       scaled(e, e->s[v][b]),
+				       scaled(e, e->cpu[v][b]), e->s[v][b],
+				       e->cpu[v][b]);
 			}
 		}
 	}
@@ -1118,12 +1137,18 @@ print_json(const struct report *rep)
 				       e->variants[v], b ? "zdeb" : "stock");
 				if (e->s[v][b] < 0)
 					printf("\"sample_s\": null, "
-					       "\"estimate_s\": null}");
+					       "\"estimate_s\": null, "
+					       "\"sample_cpu_s\": null, "
+					       "\"estimate_cpu_s\": null}");
 				else
 					printf("\"sample_s\": %.3f, "
-					       "\"estimate_s\": %.3f}",
+					       "\"estimate_s\": %.3f, "
+					       "\"sample_cpu_s\": %.3f, "
+					       "\"estimate_cpu_s\": %.3f}",
 					       e->s[v][b],
-					       scaled(e, e->s[v][b]));
+					       scaled(e, e->s[v][b]),
+					       e->cpu[v][b],
+					       scaled(e, e->cpu[v][b]));
 			}
 		}
 		printf("]}");

@@ -261,6 +261,7 @@ assert {(s["variant"], s["backend"]) for s in e["seconds"]} == {
 assert e["total_tar_bytes"] > e["sample_tar_bytes"], e
 for s in e["seconds"]:
     assert s["sample_s"] > 0 and s["estimate_s"] >= s["sample_s"], s
+    assert s["sample_cpu_s"] > 0 and s["estimate_cpu_s"] >= s["sample_cpu_s"], s
 assert r["converted"] == 4 and r["kept"] == 1 and r["failed"] == 0
 assert r["indexed"] and not r["signed"]
 PY
