@@ -317,7 +317,8 @@ zd_repo_job_parse(const char *line, size_t len, struct zd_repo_job *j,
 	                err) < 0)
 		goto out;
 	s = zd_json_str(&o, "sha256");
-	if (s == NULL || strlen(s) != 64 || strspn(s, "0123456789abcdef") != 64) {
+	if (s == NULL || strlen(s) != 64 ||
+	    strspn(s, "0123456789abcdef") != 64) {
 		zd_err(err, ZD_E_FORMAT, "'sha256': not 64 hex digits");
 		goto out;
 	}

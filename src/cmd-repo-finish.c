@@ -301,68 +301,78 @@ make_index_dir(const char *dst, const char *suite, const char *comp,
 	return rc;
 }
 
+/* Does j list "suite/comp" among its dists? */
+static bool
+in_dist(const struct zd_repo_job *j, const char *suite, const char *comp)
+{
+	size_t len = strlen(suite);
+
+	for (size_t d = 0; d < j->n_dists; d++)
+		if (strncmp(j->dists[d], suite, len) == 0 &&
+		    j->dists[d][len] == '/' &&
+		    strcmp(j->dists[d] + len + 1, comp) == 0)
+			return true;
+	return false;
+}
+
+/* The file list of suite, comp and arch: the outputs done that it lists,
+ * of arch or "all"; and the directory apt-ftparchive writes into. */
+static int
+write_list(const struct report *rep, const char *suite, const char *comp,
+           const char *arch)
+{
+	char *path = list_path(rep->dst, suite, comp, arch);
+	char *dir = path != NULL ? strdup(path) : NULL;
+	FILE *f = NULL;
+	int rc = -1;
+
+	if (dir == NULL) {
+		zd_msg_error("out of memory");
+		goto out;
+	}
+	*strrchr(dir, '/') = '\0';
+	if (zd_repo_mkdirs(dir) < 0 ||
+	    make_index_dir(rep->dst, suite, comp, arch) < 0)
+		goto out;
+	f = fopen(path, "we");
+	if (f == NULL)
+		goto fail;
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct zd_repo_job *j = rep->items[i].job;
+
+		if (item_ok(&rep->items[i]) && j->arch != NULL &&
+		    (strcmp(j->arch, "all") == 0 ||
+		     strcmp(j->arch, arch) == 0) && in_dist(j, suite, comp))
+			fprintf(f, "%s\n", j->output);
+	}
+	if (fclose(f) != 0) {
+		f = NULL;
+		goto fail;
+	}
+	f = NULL;
+	rc = 0;
+	goto out;
+fail:
+	zd_msg_error("cannot write '%s': %s", path, strerror(errno));
+out:
+	if (f != NULL)
+		fclose(f);
+	free(dir);
+	free(path);
+	return rc;
+}
+
 /* Writes every file list: an output goes into the lists of its suites'
  * components, for its architecture ("all": every one). */
 static int
 write_lists(const struct report *rep, const struct suite *s, size_t n)
 {
-	for (size_t k = 0; k < n; k++) {
-		for (size_t c = 0; c < s[k].n_comps; c++) {
-			for (size_t a = 0; a < s[k].n_archs; a++) {
-				char *path = list_path(rep->dst, s[k].name,
-				                       s[k].comps[c],
-				                       s[k].archs[a]);
-				char *dir = path != NULL ? strdup(path) : NULL;
-				FILE *f;
-				size_t len = strlen(s[k].name);
-
-				if (dir == NULL) {
-					free(path);
-					zd_msg_error("out of memory");
+	for (size_t k = 0; k < n; k++)
+		for (size_t c = 0; c < s[k].n_comps; c++)
+			for (size_t a = 0; a < s[k].n_archs; a++)
+				if (write_list(rep, s[k].name, s[k].comps[c],
+				               s[k].archs[a]) < 0)
 					return -1;
-				}
-				*strrchr(dir, '/') = '\0';
-				if (zd_repo_mkdirs(dir) < 0 ||
-				    make_index_dir(rep->dst, s[k].name,
-				                   s[k].comps[c],
-				                   s[k].archs[a]) < 0 ||
-				    (f = fopen(path, "we")) == NULL) {
-					zd_msg_error("cannot write '%s': %s",
-					             path, strerror(errno));
-					free(dir);
-					free(path);
-					return -1;
-				}
-				free(dir);
-				for (size_t i = 0; i < rep->n; i++) {
-					const struct zd_repo_job *j =
-						rep->items[i].job;
-					bool in = false;
-
-					if (!item_ok(&rep->items[i]) ||
-					    j->arch == NULL ||
-					    (strcmp(j->arch, "all") != 0 &&
-					     strcmp(j->arch, s[k].archs[a]) != 0))
-						continue;
-					for (size_t d = 0; d < j->n_dists; d++)
-						in |= strncmp(j->dists[d],
-						              s[k].name, len) == 0 &&
-						      j->dists[d][len] == '/' &&
-						      strcmp(j->dists[d] + len + 1,
-						             s[k].comps[c]) == 0;
-					if (in)
-						fprintf(f, "%s\n", j->output);
-				}
-				if (fclose(f) != 0) {
-					zd_msg_error("cannot write '%s': %s",
-					             path, strerror(errno));
-					free(path);
-					return -1;
-				}
-				free(path);
-			}
-		}
-	}
 	return 0;
 }
 

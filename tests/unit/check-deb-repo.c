@@ -253,8 +253,8 @@ START_TEST(test_repo_packages_read)
 
 	ck_assert_int_eq(zd_test_sh(
 		"cd '%s' && printf 'Package: a\\nVersion: 1\\n\\n\\n"
-		"Package: b\\nDescription: x\\n y\\n\\nPackage: c\\n' >Packages "
-		"&& xz -k Packages && gzip -k Packages && "
+		"Package: b\\nDescription: x\\n y\\n\\nPackage: c\\n' "
+		">Packages && xz -k Packages && gzip -k Packages && "
 		"printf 'Package: a\\n\\nnot a field\\n' >Bad",
 		zd_test_tmpdir), 0);
 	ck_assert_zd_ok(zd_repo_packages_read(zd_test_path("Packages"),
