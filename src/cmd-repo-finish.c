@@ -51,6 +51,7 @@ struct estimate {
 	bool made;
 	char why[256];			/* when not made */
 	size_t sample;			/* packages */
+	char names[256];		/* theirs, ", "-separated */
 	uint64_t sample_weight, total_weight;	/* tar bytes */
 	char variants[2][16];
 	size_t n_variants;
@@ -978,8 +979,15 @@ estimate(struct report *rep, unsigned sample, unsigned runs)
 		goto out;
 	}
 	e->sample = np;
-	for (size_t i = 0; i < np; i++)
+	for (size_t i = 0; i < np; i++) {
+		const char *name = pick[i]->job->package != NULL ?
+		                   pick[i]->job->package : "?";
+		size_t used = strlen(e->names);
+
 		e->sample_weight += weight(pick[i]);
+		snprintf(e->names + used, sizeof(e->names) - used, "%s%s",
+		         i > 0 ? ", " : "", name);
+	}
 	for (size_t v = 0; v < e->n_variants; v++) {
 		static const char *const wall[] = { "elapsed_s", NULL };
 		static const char *const cpu[] = { "user_s", "sys_s", NULL };
@@ -1058,10 +1066,10 @@ print_text(const struct report *rep)
 		printf("install-time estimate: dpkg --unpack "
 		       "--force-unsafe-io of %zu sample packages (%.1f MB of "
 		       "tar), median of %u run%s, scaled to the %.1f MB of "
-		       "tar of all packages done:\n", e->sample,
+		       "tar of all packages done (sample: %s):\n", e->sample,
 		       (double)e->sample_weight / 1e6, e->runs,
 		       e->runs == 1 ? "" : "s",
-		       (double)e->total_weight / 1e6);
+		       (double)e->total_weight / 1e6, e->names);
 		for (size_t v = 0; v < e->n_variants; v++) {
 			for (int b = 0; b < 2; b++) {
 				if (e->s[v][b] < 0) {
@@ -1135,7 +1143,9 @@ print_json(const struct report *rep)
 		zd_msg_json_str(e->why);
 		printf("}");
 	} else {
-		printf("{\"made\": true, \"sample_packages\": %zu, "
+		printf("{\"made\": true, \"sample\": ");
+		zd_msg_json_str(e->names);
+		printf(", \"sample_packages\": %zu, "
 		       "\"sample_tar_bytes\": %ju, \"total_tar_bytes\": %ju, "
 		       "\"runs\": %u, \"seconds\": [", e->sample,
 		       (uintmax_t)e->sample_weight,
