@@ -11,7 +11,8 @@
 # integrated as dpkg-deb, one with the stock dpkg-deb (which reads the
 # indexed layout).  In both, apt-get update && apt-get install of the
 # tools must succeed, dpkg --verify must be clean and the tools must run.
-# The report is printed (README quotes it).
+# The report is printed (README quotes it); ZDEB_REPO_KEEP=DIR keeps it
+# with the job list and results.
 #
 # Run by "make check-slow": needs root, debootstrap and the mirror;
 # downloads about 60 MB (the chroot, cached in ZDEB_SLOW_CACHE, default
@@ -71,6 +72,13 @@ PERF=${ZDEB_BUILDDIR:-$(dirname "$ZDEB")/..}/src/perf/zdeb-perf
 expect_status 0 env ZDEB_PERF="$PERF" "$ZDEB" repo finish --sign "$key" \
 	--perf-sample "${ZDEB_PERF_SAMPLE:-4}" --perf-runs "${ZDEB_PERF_RUNS:-1}" "$D"
 sed 's/^/# /' "$T/stdout" >&2
+# ZDEB_REPO_KEEP=DIR: the job list, results and report kept for reading
+if [ -n "${ZDEB_REPO_KEEP:-}" ]; then
+	mkdir -p "$ZDEB_REPO_KEEP"
+	cp -a "$D/.zdeb-repo/jobs.jsonl" "$D/.zdeb-repo/results" \
+		"$D/.zdeb-repo/perf.csv" "$ZDEB_REPO_KEEP/" 2>/dev/null || true
+	cp "$T/stdout" "$ZDEB_REPO_KEEP/report.txt"
+fi
 grep -q "^packages: $npkgs: $npkgs converted (zstd -19 indexed), 0 kept, 0 failed, 0 not run" "$T/stdout" ||
 	fail "report: $(cat "$T/stdout")"
 ok "repo plan, run --jobs 2, finish --sign: $npkgs converted, none failed"
