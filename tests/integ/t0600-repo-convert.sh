@@ -246,7 +246,7 @@ PERF=${ZDEB_BUILDDIR:-$(dirname "$ZDEB")/..}/src/perf/zdeb-perf
 if [ -x "$PERF" ] && command -v eatmydata >/dev/null; then
 	expect_status 0 env ZDEB_PERF="$PERF" "$ZDEB" repo finish --json \
 		--perf-sample 2 "$D"
-	python3 - "$T/stdout" <<'PY' || fail "estimate: $(cat "$T/stdout")"
+	python3 - "$T/stdout" "${ZDEB_ASAN:-0}" <<'PY' || fail "estimate: $(cat "$T/stdout")"
 import json, sys
 r = json.load(open(sys.argv[1]))
 e = r["install_estimate"]
@@ -260,6 +260,10 @@ assert {(s["variant"], s["backend"]) for s in e["seconds"]} == {
     ("zstd-indexed", "zdeb")}, e
 assert e["total_tar_bytes"] > e["sample_tar_bytes"], e
 for s in e["seconds"]:
+    # under ASan zdeb-perf's preloaded timer breaks zdeb as dpkg-deb: the
+    # runs fail and the report says so (null), as for any failed run
+    if s["backend"] == "zdeb" and sys.argv[2] == "1" and s["sample_s"] is None:
+        continue
     assert s["sample_s"] > 0 and s["estimate_s"] >= s["sample_s"], s
     assert s["sample_cpu_s"] > 0 and s["estimate_cpu_s"] >= s["sample_cpu_s"], s
 assert r["converted"] == 4 and r["kept"] == 1 and r["failed"] == 0
