@@ -90,7 +90,10 @@ zd_repo_conversion(const struct zd_repo_job *j, char *buf, size_t size)
 		n += snprintf(buf + n, size - (size_t)n, " segment-size=%ju",
 		              (uintmax_t)p->segment_size);
 	if (p->zstd_long && n >= 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, " long");
+		n += snprintf(buf + n, size - (size_t)n, " long");
+	if (p->strategy != ZD_STRATEGY_DEFAULT && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " strategy=%s",
+		         zd_strategy_name(p->strategy));
 }
 
 /* The first ZD_REPO_KEY_LEN hex digits of SHA-256(s). */
@@ -216,6 +219,8 @@ zd_repo_job_write(const struct zd_repo_job *j, FILE *f, struct zd_error *err)
 		put_u64(f, "segment_size", p->segment_size);
 		put_key(f, "long", false);
 		fputs(p->zstd_long ? "true" : "false", f);
+		if (p->strategy != ZD_STRATEGY_DEFAULT)
+			put_str(f, "strategy", zd_strategy_name(p->strategy));
 	}
 	put_str(f, "dst", j->dst);
 	put_str(f, "output", j->output);
@@ -288,6 +293,12 @@ parse_conversion(const struct zd_json_obj *o, struct zd_repo_job *j,
 	    zd_json_u64(o, "segment_size", &p->segment_size, err) < 0)
 		return -1;
 	p->zstd_long = lg != NULL && lg->type == ZD_JSON_BOOL && lg->boolean;
+	p->strategy = ZD_STRATEGY_DEFAULT;
+	if (zd_json_str(o, "strategy") != NULL &&
+	    zd_codec_parse_strategy(c->type, zd_json_str(o, "strategy"),
+	                            &p->strategy, err) < 0)
+		return zd_err(err, ZD_E_FORMAT, "'strategy': not one of %s",
+		              c->name);
 	return zd_comp_params_check(p, err);
 }
 

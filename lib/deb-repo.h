@@ -43,7 +43,8 @@ struct zd_repo_job {
 	char from[24];			/* data member: "xz", "zstd-single" */
 	enum zd_repo_action action;
 	struct zd_comp_params comp;	/* CONVERT: type, level, layout,
-					 * segment_size, zstd_long */
+					 * segment_size, zstd_long,
+					 * strategy */
 	char *dst;			/* absolute destination root */
 	char *output;			/* the output, relative to dst */
 	char **dists;			/* "SUITE/COMPONENT" lists it */
@@ -79,7 +80,7 @@ int zd_repo_decide(const struct zd_deb *deb, const struct zd_repo_want *w,
                    struct zd_repo_job *j, struct zd_error *err);
 
 /* The conversion of j in words: "keep", "zstd -19 indexed", "xz -6",
- * with " segment-size=N" and " long" when set. */
+ * with " segment-size=N", " long" and " strategy=S" when set. */
 void zd_repo_conversion(const struct zd_repo_job *j, char *buf,
                         size_t size);
 

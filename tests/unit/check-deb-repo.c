@@ -109,6 +109,7 @@ roundtrip(struct zd_repo_job *j)
 		ck_assert_int_eq(k.comp.level, j->comp.level);
 		if (j->comp.type == ZD_COMP_ZSTD)
 			ck_assert_int_eq(k.comp.layout, j->comp.layout);
+		ck_assert_int_eq(k.comp.strategy, j->comp.strategy);
 		ck_assert_uint_eq(k.comp.segment_size, j->comp.segment_size);
 		ck_assert_int_eq(k.comp.zstd_long, j->comp.zstd_long);
 	}
@@ -139,6 +140,10 @@ START_TEST(test_repo_job_roundtrip)
 	j.comp.zstd_long = false;
 	zd_repo_conversion(&j, conv, sizeof(conv));
 	ck_assert_str_eq(conv, "xz -6");
+	roundtrip(&j);
+	j.comp.strategy = ZD_STRATEGY_EXTREME;
+	zd_repo_conversion(&j, conv, sizeof(conv));
+	ck_assert_str_eq(conv, "xz -6 strategy=extreme");
 	roundtrip(&j);
 	j.action = ZD_REPO_KEEP;
 	zd_repo_conversion(&j, conv, sizeof(conv));
