@@ -8,43 +8,25 @@
 # --dpkg-deb' there runs the diverted stock binary.
 #
 # Run by "make check-slow", not "make check": it needs root, debootstrap
-# and a reachable Debian mirror (ZDEB_MIRROR, default
-# http://deb.debian.org/debian; ZDEB_SUITE, default the host's codename),
-# downloads about 40 MB and takes 1-3 minutes.  It skips (exit 77) with
-# the reason when any of that is missing.
+# and a reachable Debian mirror (the one of this host's apt sources, see
+# tests/slow/lib.sh; ZDEB_MIRROR and ZDEB_SUITE override), downloads
+# about 40 MB and takes 1-3 minutes.  It skips (exit 77) with the reason
+# when any of that is missing.
 . "$(dirname "$0")/../integ/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (debootstrap, chroot)"
 need debootstrap chroot dpkg-divert
-MIRROR=${ZDEB_MIRROR:-http://deb.debian.org/debian}
-SUITE=${ZDEB_SUITE:-$(. /etc/os-release 2>/dev/null &&
-                      echo "${VERSION_CODENAME:-}")}
-[ -n "$SUITE" ] || skip "cannot tell the host's codename; set ZDEB_SUITE"
-
-# The network: the suite's Release file must be reachable.
-url=$MIRROR/dists/$SUITE/Release
-if command -v curl >/dev/null 2>&1; then
-	curl -fsS --max-time 20 -o /dev/null "$url" 2>"$T/net" ||
-		skip "network: cannot fetch $url: $(cat "$T/net")"
-elif command -v wget >/dev/null 2>&1; then
-	wget -q -T 20 -O /dev/null "$url" ||
-		skip "network: cannot fetch $url"
-elif command -v python3 >/dev/null 2>&1; then
-	python3 -c 'import sys, urllib.request
-urllib.request.urlopen(sys.argv[1], timeout=20).read(1)' "$url" 2>"$T/net" ||
-		skip "network: cannot fetch $url: $(tail -1 "$T/net")"
-else
-	skip "no curl, wget or python3 to probe $url"
-fi
+m=$(slow_mirror) || exit 77
+set -- $m
+MIRROR=$1 SUITE=$2
+slow_probe "$MIRROR/dists/$SUITE/Release"
 
 R=$T/chroot
 # Never let the cleanup run into a mounted /proc.
 trap 'umount "$R/proc" 2>/dev/null; rm -rf --one-file-system "$T"' EXIT
 
-echo "# debootstrap --variant=minbase $SUITE from $MIRROR" >&2
-debootstrap --variant=minbase --include=libarchive13,libxxhash0 \
-	"$SUITE" "$R" "$MIRROR" >"$T/debootstrap.log" 2>&1 ||
-	skip "debootstrap $SUITE failed (network or mirror): $(tail -3 "$T/debootstrap.log")"
+slow_minbase "$SUITE" "$MIRROR" "$R" libarchive13,libxxhash0
 mount -t proc proc "$R/proc"
 
 # zdeb inside the chroot: the binary built here, with the system's libs.

@@ -23,7 +23,8 @@
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (debootstrap, chroot)"
 need debootstrap chroot apt-ftparchive gpg python3
-set -- $(slow_mirror)
+m=$(slow_mirror) || exit 77
+set -- $m
 MIRROR=$1 SUITE=$2
 slow_probe "$MIRROR/dists/$SUITE/Release"
 TOOLS=${ZDEB_REPO_TOOLS:-"python3 curl file jq bc zstd patch tree less gpg rsync"}
