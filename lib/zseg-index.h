@@ -3,7 +3,7 @@
  * zseg-index.h - the segment index of the indexed zstd layout
  *
  * The index is a skippable frame (RFC 8878 3.1.2) right after the outer
- * frame, at most ZD_ZSEG_INDEX_MAX bytes in all (doc/zstd-indexed-layout.md,
+ * frame, at most ZD_ZSEG_INDEX_MAX bytes in all (zdeb-format(5),
  * "The index").  It is untrusted input: every field is checked, and a
  * reader that finds it inconsistent walks the frame instead.
  *
@@ -54,7 +54,7 @@
 #define ZD_ZSEG_INDEX_VERSION	1
 #define ZD_ZSEG_RESET_SIZE	20
 
-/* The two reset blocks (doc/zstd-indexed-layout.md, "Reset blocks"). */
+/* The two reset blocks (zdeb-format(5), "Segments"). */
 extern const unsigned char zd_zseg_reset[ZD_ZSEG_RESET_SIZE];
 
 struct zd_zseg_record {

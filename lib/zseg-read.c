@@ -2,7 +2,7 @@
 /*
  * zseg-read.c - pieces of an indexed frame, and decoding one piece
  *
- * doc/zstd-indexed-layout.md, "The index" and "What the decoder does": a
+ * zdeb-format(5), "The index" and "Reading": a
  * segment is decoded together with the reset pair after it (B marked
  * last), under a header declaring the outer window, so that it yields all
  * of its bytes on its own.

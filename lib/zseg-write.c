@@ -7,7 +7,7 @@
  * cuts as the bytes arrive (from the input bytes and the options only, so
  * the output never depends on the thread count), workers compress
  * segments independently, and the calling thread writes them in order.
- * Indexed layout (doc/zstd-indexed-layout.md): each segment is compressed
+ * Indexed layout (zdeb-format(5)): each segment is compressed
  * as its own frame without its last 9 bytes, the frame header is dropped,
  * the last block's Last_Block bit cleared and the 20 reset bytes appended,
  * which regenerate those 9 bytes; cuts are only placed after 17 identical
