@@ -82,7 +82,7 @@ parse_sums(const char *text, size_t len, struct sumtab *t,
 			struct sum *v;
 
 			cap = cap ? 2 * cap : 64;
-			v = realloc(t->v, cap * sizeof(*v));
+			v = reallocarray(t->v, cap, sizeof(*v));
 			if (v == NULL) {
 				sumtab_free(t);
 				return zd_err(err, ZD_E_NOMEM, "out of memory");

@@ -95,12 +95,12 @@ entry(void *ctx, const struct zd_treewalk_entry *e, struct zd_error *err)
 		return 0;
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 64;
-		char **nn = realloc(c->names, cap * sizeof(*nn));
+		char **nn = reallocarray(c->names, cap, sizeof(*nn));
 
 		if (nn == NULL)
 			return zd_err(err, ZD_E_NOMEM, "out of memory");
 		c->names = nn;
-		nn = realloc(c->paths, cap * sizeof(*nn));
+		nn = reallocarray(c->paths, cap, sizeof(*nn));
 		if (nn == NULL)
 			return zd_err(err, ZD_E_NOMEM, "out of memory");
 		c->paths = nn;
@@ -150,7 +150,7 @@ read_conffiles(const char *dir, struct collect *c, struct zd_error *err)
 			p++;
 		if (*p == '\0')
 			continue;
-		nc = realloc(c->conffiles, (c->nconf + 1) * sizeof(*nc));
+		nc = reallocarray(c->conffiles, c->nconf + 1, sizeof(*nc));
 		if (nc == NULL) {
 			zd_err(err, ZD_E_NOMEM, "out of memory");
 			goto out;

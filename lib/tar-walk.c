@@ -123,7 +123,7 @@ read_sorted(const char *dir, char ***out, size_t *count, struct zd_error *err)
 			continue;
 		if (n == cap) {
 			size_t ncap = cap ? cap * 2 : 16;
-			char **nv = realloc(v, ncap * sizeof(*v));
+			char **nv = reallocarray(v, ncap, sizeof(*v));
 
 			if (nv == NULL)
 				goto nomem;
@@ -174,8 +174,8 @@ visit(struct walk *w, const struct stat *st, struct zd_error *err)
 		if (S_ISLNK(st->st_mode)) {
 			if (w->nlinks == w->caplinks) {
 				size_t ncap = w->caplinks ? w->caplinks * 2 : 16;
-				char **nv = realloc(w->links,
-				                    ncap * sizeof(*nv));
+				char **nv = reallocarray(w->links, ncap,
+				                         sizeof(*nv));
 
 				if (nv == NULL)
 					return zd_err(err, ZD_E_NOMEM,
@@ -198,7 +198,7 @@ push_ancestor(struct walk *w, const struct stat *st, struct zd_error *err)
 {
 	if (w->nup == w->capup) {
 		size_t ncap = w->capup ? w->capup * 2 : 16;
-		struct ancestor *nv = realloc(w->up, ncap * sizeof(*nv));
+		struct ancestor *nv = reallocarray(w->up, ncap, sizeof(*nv));
 
 		if (nv == NULL)
 			return zd_err(err, ZD_E_NOMEM, "out of memory");
