@@ -26,8 +26,18 @@
  *    first (tar --delay-directory-restore), so a read-only directory can
  *    still be filled and its mtime is not changed by its children.
  *
- * libarchive 3.6's archive_write_disk has no safe-writes mode and follows
- * symlinks in hardlink targets, hence the hand-written writer.
+ * Why not libarchive's archive_write_disk, against the house style's
+ * "use the library": its ARCHIVE_EXTRACT_SAFE_WRITES (libarchive >= 3.4.2)
+ * gives the temporary name and rename above, but its symlink guard
+ * (ARCHIVE_EXTRACT_SECURE_SYMLINKS) checks a name with lstat() along the
+ * path before creating it by that path from the working directory, which
+ * it changes on the way: a check and a use, where this file creates
+ * everything relative to descriptors it opened without following links,
+ * and a process-wide chdir() inside a library that others call from
+ * threads.  And dpkg-deb -x is GNU tar, whose answers this file gives: a
+ * hard link only to a regular file of the same stream, directories
+ * restored last, set-id bits dropped unless owners are, names refused
+ * (never cut) at the limits, each refusal naming the member (zd_error).
  */
 #include "config.h"
 

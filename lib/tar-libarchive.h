@@ -8,7 +8,9 @@
  * tar.  So zdeb does not link it: the first zd_archive_tar_reader() call
  * loads it with dlopen() and looks up the functions below; the names used
  * in lib/ resolve to those pointers through the macros at the end.  Include
- * this instead of <archive.h>.
+ * this instead of <archive.h>.  This departs knowingly from the house
+ * style's link-time dependencies (PKG_CHECK_MODULES and link): configure
+ * still checks libarchive that way, but only to learn its SONAME.
  */
 #ifndef ZDEB_TAR_LIBARCHIVE_H
 #define ZDEB_TAR_LIBARCHIVE_H
