@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lib/deb-member.h"
+#include "lib/membuf.h"
 #include "lib/tar-find.h"
 
 int
@@ -29,43 +30,13 @@ zd_member_decode(const struct zd_deb_member *m, const struct zd_dec_params *p,
 	return 0;
 }
 
-struct membuf {
-	unsigned char *buf;
-	size_t len, cap, max;
-};
-
-static int
-membuf_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
-{
-	struct membuf *b = ctx;
-
-	if (len > b->max - b->len)
-		return zd_err(err, ZD_E_LIMIT, "decoded member over %zu bytes",
-		              b->max);
-	if (b->len + len > b->cap) {
-		size_t cap = b->cap ? b->cap : 65536;
-		unsigned char *p;
-
-		while (cap < b->len + len)
-			cap *= 2;
-		p = realloc(b->buf, cap);
-		if (p == NULL)
-			return zd_err(err, ZD_E_NOMEM, "out of memory");
-		b->buf = p;
-		b->cap = cap;
-	}
-	memcpy(b->buf + b->len, buf, len);
-	b->len += len;
-	return 0;
-}
-
 int
 zd_member_read_file(const struct zd_deb_member *m,
                     const struct zd_dec_params *p, const char *name,
                     char **text, size_t *len, struct zd_error *err)
 {
-	struct membuf b = { NULL, 0, 0, ZD_MEMBER_READ_MAX };
-	struct zd_sink sink = { membuf_write, &b };
+	struct zd_membuf b = ZD_MEMBUF_INIT(ZD_MEMBER_READ_MAX);
+	struct zd_sink sink = ZD_SINK_MEMBUF(&b);
 	int rc;
 
 	*text = NULL;

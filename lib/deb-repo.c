@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sha2.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,6 +16,7 @@
 
 #include "lib/deb-repo.h"
 #include "lib/json.h"
+#include "lib/membuf.h"
 #include "lib/zseg-layout.h"
 
 static const char *const layout_names[] = {
@@ -627,34 +629,6 @@ zd_repo_result_free(struct zd_repo_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-struct membuf {
-	char *buf;
-	size_t len, cap;
-};
-
-static int
-membuf_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
-{
-	struct membuf *b = ctx;
-
-	if (b->len + len + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 1 << 16;
-		char *p;
-
-		while (cap < b->len + len + 1)
-			cap *= 2;
-		p = realloc(b->buf, cap);
-		if (p == NULL)
-			return zd_err(err, ZD_E_NOMEM, "out of memory");
-		b->buf = p;
-		b->cap = cap;
-	}
-	memcpy(b->buf + b->len, buf, len);
-	b->len += len;
-	b->buf[b->len] = '\0';
-	return 0;
-}
-
 /* Calls fn with each stanza of text[0, len). */
 static int
 each_stanza(const char *path, const char *text, size_t len,
@@ -696,8 +670,8 @@ zd_repo_packages_read(const char *path, zd_repo_stanza_fn fn, void *ctx,
 {
 	const char *dot = strrchr(path, '.');
 	const struct zd_codec *c = NULL;
-	struct membuf b = { NULL, 0, 0 };
-	struct zd_sink sink = { membuf_write, &b };
+	struct zd_membuf b = ZD_MEMBUF_INIT(SIZE_MAX - 1);
+	struct zd_sink sink = ZD_SINK_MEMBUF(&b);
 	struct zd_dec_params dp = { .threads = 1, .member = path };
 	struct zd_region r = { -1, 0, 0 };
 	int rc = -1;

@@ -6,7 +6,7 @@
 # name fits no pattern fails here until it is given a layer.
 #
 #   L0 common    error fdio numparse sched outq spawn params endian c-ctype
-#                inoset json
+#                inoset json membuf
 #   L1 formats   ar zstd-frame zseg-index tar-header tar-safepath
 #                dpkg-control                     (pure encode/parse)
 #   L2 engines   zseg-* tar-* dpkg-*              (zstd segments, tar, dpkg
@@ -23,7 +23,8 @@ top=${ZDEB_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}
 
 layer() {
 	case $1 in
-	error|fdio|numparse|sched|outq|spawn|params|endian|c-ctype|inoset|json)
+	error|fdio|numparse|sched|outq|spawn|params|endian|c-ctype|inoset|json|\
+	membuf)
 		echo 0 ;;
 	ar|zstd-frame|zseg-index|tar-header|tar-safepath|dpkg-control) echo 1 ;;
 	zseg-*|tar-*|dpkg-*) echo 2 ;;
