@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include "lib/deb-member.h"
 #include "lib/dpkg-md5check.h"
+#include "lib/membuf.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 #include "src/stockdeb.h"
@@ -39,8 +41,8 @@ static const char usage_text[] =
 
 struct verify_state {
 	unsigned warnings;
-	unsigned char *buf;	/* control.tar, kept for md5sums */
-	size_t len, cap;
+	struct zd_membuf ctl;	/* control.tar, kept for md5sums */
+	size_t len;		/* bytes of the member being decoded */
 	bool keep;
 	/* for --json */
 	struct zd_md5check_result md5;
@@ -65,21 +67,8 @@ collect_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
 {
 	struct verify_state *v = ctx;
 
-	if (v->keep) {
-		if (v->len + len > v->cap) {
-			size_t cap = v->cap ? v->cap : 65536;
-			unsigned char *p;
-
-			while (cap < v->len + len)
-				cap *= 2;
-			p = realloc(v->buf, cap);
-			if (p == NULL)
-				return zd_err(err, ZD_E_NOMEM, "out of memory");
-			v->buf = p;
-			v->cap = cap;
-		}
-		memcpy(v->buf + v->len, buf, len);
-	}
+	if (v->keep && zd_membuf_write(&v->ctl, buf, len, err) < 0)
+		return -1;
 	v->len += len;
 	return 0;
 }
@@ -313,6 +302,7 @@ verify_deb(const char *path, const struct zd_cli_read *r)
 	int rc, rc2, found, rcs[2];
 
 	memset(&v, 0, sizeof(v));
+	v.ctl = (struct zd_membuf)ZD_MEMBUF_INIT(SIZE_MAX - 1);
 	if (zd_cli_open_deb(path, &deb) < 0) {
 		if (r->json)
 			print_json(path, &deb, NULL, ZD_EXIT_ERROR, &v);
@@ -322,7 +312,7 @@ verify_deb(const char *path, const struct zd_cli_read *r)
 	rc = verify_member(path, &deb.control, r, &v);
 	v.keep = false;
 	found = rc == ZD_EXIT_OK ?
-	        zd_md5check_find(v.buf, v.len, &sums, &sums_len, &err) : 0;
+	        zd_md5check_find(v.ctl.buf, v.ctl.len, &sums, &sums_len, &err) : 0;
 	if (found < 0)
 		rc = decode_error(path, &err);
 	if (found > 0)
@@ -330,7 +320,7 @@ verify_deb(const char *path, const struct zd_cli_read *r)
 	else
 		rc2 = verify_member(path, &deb.data, r, &v);
 	free(sums);
-	free(v.buf);
+	free(v.ctl.buf);
 	rcs[0] = rc;
 	rcs[1] = rc2;
 	if (rc2 > rc)
