@@ -19,14 +19,6 @@
 #include "lib/membuf.h"
 #include "lib/zseg-layout.h"
 
-static const char *const layout_names[] = {
-	[ZD_LAYOUT_INDEXED] = "indexed",
-	[ZD_LAYOUT_SINGLE] = "single",
-	[ZD_LAYOUT_FRAMES] = "frames",
-	[ZD_LAYOUT_PZSTD] = "pzstd",
-	[ZD_LAYOUT_DPKG] = "dpkg",
-};
-
 int
 zd_repo_from(const struct zd_deb *deb, char from[24], struct zd_error *err)
 {
@@ -39,7 +31,7 @@ zd_repo_from(const struct zd_deb *deb, char from[24], struct zd_error *err)
 	}
 	if (zd_zstd_describe(&deb->data.region, &info, err) < 0)
 		return -1;
-	snprintf(from, 24, "zstd-%s", layout_names[info.layout]);
+	snprintf(from, 24, "zstd-%s", zd_layout_name(info.layout));
 	return 0;
 }
 
@@ -60,7 +52,7 @@ zd_repo_decide(const struct zd_deb *deb, const struct zd_repo_want *w,
 
 		if (w->comp.type == ZD_COMP_ZSTD)
 			snprintf(want, sizeof(want), "zstd-%s",
-			         layout_names[w->comp.layout]);
+			         zd_layout_name(w->comp.layout));
 		else
 			snprintf(want, sizeof(want), "%s",
 			         zd_codec_get(w->comp.type)->name);
@@ -87,7 +79,7 @@ zd_repo_conversion(const struct zd_repo_job *j, char *buf, size_t size)
 	             p->level);
 	if (p->type == ZD_COMP_ZSTD && n >= 0 && (size_t)n < size)
 		n += snprintf(buf + n, size - (size_t)n, " %s",
-		              layout_names[p->layout]);
+		              zd_layout_name(p->layout));
 	if (p->segment_size > 0 && n >= 0 && (size_t)n < size)
 		n += snprintf(buf + n, size - (size_t)n, " segment-size=%ju",
 		              (uintmax_t)p->segment_size);
@@ -217,7 +209,7 @@ zd_repo_job_write(const struct zd_repo_job *j, FILE *f, struct zd_error *err)
 		put_key(f, "level", false);
 		fprintf(f, "%d", p->level);
 		put_str(f, "layout", p->type == ZD_COMP_ZSTD ?
-		        layout_names[p->layout] : NULL);
+		        zd_layout_name(p->layout) : NULL);
 		put_u64(f, "segment_size", p->segment_size);
 		put_key(f, "long", false);
 		fputs(p->zstd_long ? "true" : "false", f);
@@ -281,15 +273,9 @@ parse_conversion(const struct zd_json_obj *o, struct zd_repo_job *j,
 		              "level of %s", c->name);
 	p->layout = ZD_LAYOUT_INDEXED;
 	if (c->type == ZD_COMP_ZSTD) {
-		size_t i, n = sizeof(layout_names) / sizeof(*layout_names);
-
-		for (i = 0; layout != NULL && i < n; i++)
-			if (strcmp(layout, layout_names[i]) == 0)
-				break;
-		if (layout == NULL || i == n)
+		if (layout == NULL || zd_layout_parse(layout, &p->layout) < 0)
 			return zd_err(err, ZD_E_FORMAT, "'layout': missing or "
 			              "unknown");
-		p->layout = (enum zd_zstd_layout)i;
 	}
 	if (zd_json_get(o, "segment_size") != NULL &&
 	    zd_json_u64(o, "segment_size", &p->segment_size, err) < 0)

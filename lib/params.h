@@ -66,4 +66,9 @@ struct zd_dec_params {
 	void *warn_ctx;
 };
 
+/* A layout's name on the command line, in JSON and in messages. */
+const char *zd_layout_name(enum zd_zstd_layout l);
+/* The layout named s ("indexed" ...).  Returns 0, or -1 when none is. */
+int zd_layout_parse(const char *s, enum zd_zstd_layout *l);
+
 #endif

@@ -92,30 +92,11 @@ zd_cli_want_help(int argc, char **argv, const char *usage)
 	return false;
 }
 
-static const char *const layout_names[] = {
-	[ZD_LAYOUT_INDEXED] = "indexed",
-	[ZD_LAYOUT_SINGLE] = "single",
-	[ZD_LAYOUT_FRAMES] = "frames",
-	[ZD_LAYOUT_PZSTD] = "pzstd",
-	[ZD_LAYOUT_DPKG] = "dpkg",
-};
-
-const char *
-zd_cli_layout_name(enum zd_zstd_layout l)
-{
-	return layout_names[l];
-}
-
 static int
 parse_layout(const char *cmd, const char *s, enum zd_zstd_layout *l)
 {
-	for (size_t i = 0; i < sizeof(layout_names) / sizeof(*layout_names);
-	     i++) {
-		if (strcmp(s, layout_names[i]) == 0) {
-			*l = (enum zd_zstd_layout)i;
-			return 0;
-		}
-	}
+	if (zd_layout_parse(s, l) == 0)
+		return 0;
 	zd_msg_usage(cmd, "unknown zstd layout '%s' (valid: indexed, single, "
 	             "frames, pzstd, dpkg)", s);
 	return -1;

@@ -106,7 +106,7 @@ print_settings(const struct zd_comp_params *p)
 	if (p->type == ZD_COMP_ZSTD)
 		zd_msg_info("compressor zstd, level %d, threads %u, layout %s"
 		            "%s%s", p->level, p->threads,
-		            zd_cli_layout_name(p->layout),
+		            zd_layout_name(p->layout),
 		            p->zstd_long ? ", long" : "", seg);
 	else
 		zd_msg_info("compressor %s, level %d, threads %u%s%s",
@@ -167,7 +167,7 @@ cmd_build(int argc, char **argv)
 		zd_msg_warn("the %s zstd layout has several frames: stock dpkg "
 		            "(1.21.18 and later) cannot install the result; "
 		            "'zdeb integrate' makes it installable",
-		            zd_cli_layout_name(o.data.layout));
+		            zd_layout_name(o.data.layout));
 	if (build_timestamp(&o.timestamp) < 0)
 		return ZD_EXIT_ERROR;
 	if (nocheck)

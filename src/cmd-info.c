@@ -48,7 +48,7 @@ describe(const struct zd_deb_member *m, struct member_info *mi,
 		zd_err_prefix(err, "member '%s'", m->name);
 		return -1;
 	}
-	mi->layout = zd_cli_layout_name(zi.layout);
+	mi->layout = zd_layout_name(zi.layout);
 	mi->segments = zi.segments;
 	mi->window_log = (int)zi.window_log;
 	mi->uncompressed = zi.content_size;

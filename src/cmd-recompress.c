@@ -73,7 +73,7 @@ cmd_recompress(int argc, char **argv)
 	if (cp.layout == ZD_LAYOUT_FRAMES || cp.layout == ZD_LAYOUT_PZSTD)
 		zd_msg_warn("the %s zstd layout has several frames: stock dpkg "
 		            "cannot install the result; 'zdeb integrate' makes "
-		            "it installable", zd_cli_layout_name(cp.layout));
+		            "it installable", zd_layout_name(cp.layout));
 	if (zd_cli_open_deb(argv[optind], &deb) < 0)
 		return ZD_EXIT_ERROR;
 	zd_cli_dec_params(&dp, cp.threads);

@@ -710,7 +710,7 @@ conversion_from(const struct zd_repo_job *j, char *buf, size_t size)
 {
 	if (j->comp.type == ZD_COMP_ZSTD)
 		snprintf(buf, size, "zstd-%s",
-		         zd_cli_layout_name(j->comp.layout));
+		         zd_layout_name(j->comp.layout));
 	else
 		snprintf(buf, size, "%s", zd_codec_get(j->comp.type)->name);
 }

@@ -161,9 +161,6 @@ void zd_cli_dec_limits(struct zd_dec_params *p, const struct zd_cli_read *r,
  */
 int zd_cli_verify_stock(const char *path, unsigned threads, bool quiet);
 
-/* Name of a layout ("indexed"). */
-const char *zd_cli_layout_name(enum zd_zstd_layout l);
-
 /*
  * The locale GNU tar would quote member names in, from the environment
  * (zd_tar_quote_locale), made on first use and kept.

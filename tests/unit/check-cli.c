@@ -182,7 +182,7 @@ START_TEST(test_cli_comp_layout)
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
 		raw.layout = names[i];
 		ck_assert_int_eq(zd_cli_comp_resolve("build", &raw, &p), 0);
-		ck_assert_str_eq(zd_cli_layout_name(p.layout), names[i]);
+		ck_assert_str_eq(zd_layout_name(p.layout), names[i]);
 	}
 	raw.layout = "Indexed";
 	assert_refused(&raw, "unknown zstd layout 'Indexed'");
