@@ -34,11 +34,13 @@ struct zd_cstream *
 zd_cstream_new(const struct zd_comp_params *p, int out_fd,
                struct zd_error *err)
 {
+	const struct zd_cstream_ops *ops;
 	struct zd_cstream *s;
 
 	if (zd_comp_params_check(p, err) < 0)
 		return NULL;
-	if (stream_ops(p) == NULL) {
+	ops = stream_ops(p);
+	if (ops == NULL) {
 		zd_err(err, ZD_E_INTERNAL, "%s cannot compress a stream",
 		       zd_codec_get(p->type)->name);
 		return NULL;
@@ -49,7 +51,7 @@ zd_cstream_new(const struct zd_comp_params *p, int out_fd,
 		zd_err(err, ZD_E_NOMEM, "out of memory");
 		return NULL;
 	}
-	s->ops = stream_ops(p);
+	s->ops = ops;
 	s->out_fd = out_fd;
 	if (s->ops->init(&s->state, p, err) < 0) {
 		free(s->obuf);

@@ -322,9 +322,14 @@ int
 zd_compress(const struct zd_comp_params *p, int in_fd, uint64_t in_size,
             int out_fd, struct zd_error *err)
 {
+	const struct zd_codec *c = zd_codec_get(p->type);
+
 	if (zd_comp_params_check(p, err) < 0)
 		return -1;
-	return zd_codec_get(p->type)->compress(p, in_fd, in_size, out_fd, err);
+	/* Checked above; said again for the compiler's null analysis. */
+	if (c == NULL || c->compress == NULL)
+		return zd_err(err, ZD_E_INTERNAL, "no compressor");
+	return c->compress(p, in_fd, in_size, out_fd, err);
 }
 
 int

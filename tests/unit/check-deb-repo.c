@@ -189,8 +189,15 @@ START_TEST(test_repo_job_malformed)
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_repo_job j;
 	char line[1024];
+	const char *fmt = bad_jobs[_i].line;
+	const char *at = strstr(fmt, "%s");
 
-	snprintf(line, sizeof(line), bad_jobs[_i].line, sha);
+	/* The line with sha for its "%s", without a non-literal format. */
+	if (at == NULL)
+		snprintf(line, sizeof(line), "%s", fmt);
+	else
+		snprintf(line, sizeof(line), "%.*s%s%s", (int)(at - fmt), fmt,
+		         sha, at + 2);
 	ck_assert_int_eq(zd_repo_job_parse(line, strlen(line), &j, &err), -1);
 	ck_assert_msg(strstr(err.msg, bad_jobs[_i].msg) != NULL, "%s: %s",
 	              line, err.msg);
