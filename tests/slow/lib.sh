@@ -70,9 +70,11 @@ slow_minbase() {
 		>"$T/debootstrap.log" 2>&1 ||
 		skip "debootstrap $1 failed (network or mirror): $(tail -3 "$T/debootstrap.log")"
 	if mkdir -p "$cache" 2>/dev/null &&
-	   tar -C "$3" --numeric-owner -cf "$tarball.tmp" . 2>/dev/null; then
-		mv "$tarball.tmp" "$tarball"
+	   tar -C "$3" --numeric-owner -cf "$tarball.$$.tmp" . 2>/dev/null; then
+		# Slow tests run two at once: each writes its own, the last
+		# rename wins.
+		mv "$tarball.$$.tmp" "$tarball"
 	else
-		rm -f "$tarball.tmp"
+		rm -f "$tarball.$$.tmp"
 	fi
 }
