@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""check-perf-iotrace.py - unit tests of src/perf/zdeb_perf/iotrace.py:
+parsing zdeb-iotrace.so's records, the interval union, the breakdown."""
+
+import os
+import sys
+import tempfile
+import unittest
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.environ.get(
+    "ZDEB_SRCDIR", os.path.join(os.path.dirname(__file__), "..", "..")),
+    "src", "perf"))
+from zdeb_perf import iotrace  # noqa: E402
+
+S = 1000000000  # ns per second
+
+
+def rec(**kw):
+    """A record as parse_trace returns it, zeros where not given."""
+    r = {"pid": 1, "ppid": 0, "exe": "dpkg", "fsys": 0, "ctrl": 0,
+         "start_ns": 0, "end_ns": 0, "stream_n": 0, "stream_ns": 0}
+    r.update(kw)
+    return r
+
+
+class ParseTrace(unittest.TestCase):
+    def test_fields_numbers_and_names(self):
+        with tempfile.NamedTemporaryFile("w", delete=False) as fh:
+            fh.write("pid=12 ppid=3 exe=dpkg-deb fsys=1 start_ns=5 "
+                     "end_ns=9 write_reg_ns=100\n"
+                     "\n"
+                     "garbage line without the key\n"
+                     "pid=13 exe=tar open_n=4\n")
+        try:
+            recs = iotrace.parse_trace(fh.name)
+        finally:
+            os.unlink(fh.name)
+        self.assertEqual(len(recs), 2)
+        self.assertEqual(recs[0], {"pid": 12, "ppid": 3, "exe": "dpkg-deb",
+                                   "fsys": 1, "start_ns": 5, "end_ns": 9,
+                                   "write_reg_ns": 100})
+        self.assertEqual(recs[1]["exe"], "tar")
+        self.assertEqual(recs[1]["open_n"], 4)
+
+    def test_missing_file_is_no_records(self):
+        self.assertEqual(iotrace.parse_trace("/nonexistent/trace"), [])
+
+
+class UnionLen(unittest.TestCase):
+    def test_cases(self):
+        u = iotrace.union_len
+        self.assertEqual(u([]), 0)
+        self.assertEqual(u([(1, 3)]), 2)
+        self.assertEqual(u([(1, 3), (5, 6)]), 3)          # disjoint
+        self.assertEqual(u([(1, 4), (2, 6)]), 5)          # overlapping
+        self.assertEqual(u([(1, 10), (2, 3), (4, 5)]), 9)  # nested
+        self.assertEqual(u([(5, 6), (1, 3), (3, 5)]), 5)  # touching, unsorted
+
+
+class Breakdown(unittest.TestCase):
+    stages = {"tar_s": 0.1, "md5_s": 0.2}
+
+    def dpkg(self, **kw):
+        base = dict(pid=10, exe="dpkg", start_ns=0, end_ns=2 * S,
+                    stream_n=1, stream_ns=1 * S, read_pipe_ns=S // 4,
+                    write_reg_ns=S // 10, write_reg_in_ns=S // 10,
+                    fsync_ns=S // 5, fsync_in_ns=0, rename_ns=S // 20,
+                    rename_in_ns=0)
+        base.update(kw)
+        return rec(**base)
+
+    def test_parts_sum_to_elapsed(self):
+        recs = [self.dpkg(),
+                rec(pid=11, exe="dpkg-deb", fsys=1, start_ns=S // 10,
+                    end_ns=S, write_pipe_ns=S // 100)]
+        b, det = iotrace.breakdown(2.5, recs, 10, self.stages)
+        self.assertEqual(list(b), iotrace.BREAKDOWN_KEYS)
+        self.assertAlmostEqual(sum(b.values()), 2.5, places=5)
+        self.assertAlmostEqual(b["decode_s"], 0.25)
+        self.assertAlmostEqual(b["write_s"], 0.1)
+        self.assertAlmostEqual(b["fsync_s"], 0.2)
+        self.assertAlmostEqual(b["rename_s"], 0.05)
+        # life 2 - stream 1 - I/O outside the stream (0.2 + 0.05)
+        self.assertAlmostEqual(b["db_s"], 0.75)
+        self.assertEqual(det["overlap_note"], "")
+        self.assertAlmostEqual(det["fsys_tarfile_wall_s"], 0.9)
+        self.assertEqual(det["processes"], 2)
+
+    def test_overlap_clamps_other(self):
+        b, det = iotrace.breakdown(0.5, [self.dpkg()], 10, self.stages)
+        self.assertEqual(b["other_s"], 0.0)
+        self.assertIn("parts exceed elapsed", det["overlap_note"])
+
+    def test_no_dpkg_record(self):
+        b, det = iotrace.breakdown(1.0, [rec(exe="tar")], None, self.stages)
+        self.assertEqual(b["decode_s"], 0.0)
+        self.assertEqual(b["db_s"], 0.0)
+        self.assertAlmostEqual(b["other_s"], 0.7)
+        self.assertEqual(det["overlap_note"], "no iotrace record from dpkg")
+
+    def test_longest_dpkg_without_main_pid(self):
+        short = self.dpkg(pid=20, end_ns=S // 10, read_pipe_ns=0)
+        recs = [short, self.dpkg(pid=21)]
+        b, _ = iotrace.breakdown(3.0, recs, None, self.stages)
+        self.assertAlmostEqual(b["decode_s"], 0.25)
+
+    def test_main_dpkg_pid(self):
+        recs = [rec(pid=5, stream_n=0), rec(pid=6, stream_n=2),
+                rec(pid=7, exe="tar", stream_n=1)]
+        self.assertEqual(iotrace.main_dpkg_pid(recs), 6)
+        self.assertIsNone(iotrace.main_dpkg_pid(recs[:1]))
+
+
+if __name__ == "__main__":
+    unittest.main()
