@@ -13,8 +13,18 @@
  * Writes and reads are split by the kind of file descriptor (regular file,
  * FIFO, other), learnt with one fstat(2) per descriptor and forgotten at
  * close(2); reads of a descriptor opened on a name ending in ".deb" count
- * as archive reads.  A process that ends in _exit(2), exec(2) or on a
- * signal writes nothing: that is what the harness's "other" column is for.
+ * as archive reads.  Besides reads and writes it times what dpkg does per
+ * file: open and close, link and symlink, mkdir, rmdir and unlink, the
+ * stat family, chmod, chown and the utimes family.
+ *
+ * Every call that writes to dpkg's database (a path under the directory
+ * named by ZDEB_IOTRACE_DBDIR, or a descriptor opened on one: open for
+ * writing, write, fsync, rename, unlink, mkdir, chmod...) counts as
+ * "dbwrite" instead of its own category; reading calls (read, stat, an
+ * open for reading) keep theirs.
+ *
+ * A process that ends in _exit(2), exec(2) or on a signal writes nothing:
+ * that is what the harness's "other" column is for.
  *
  * Standalone on purpose: no libzdeb, only libc and libdl, so the object
  * can be preloaded into any program.
@@ -34,10 +44,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
+#include <utime.h>
 
 #define ZD_IOT_EXPORT __attribute__((visibility("default")))
 
@@ -53,13 +65,23 @@ enum iot_cat {
 	IOT_OPEN,		/* open openat creat (64 variants) */
 	IOT_CLOSE,
 	IOT_UNLINK,		/* unlink unlinkat */
+	IOT_LINK,		/* link linkat symlink symlinkat */
+	IOT_MKDIR,		/* mkdir mkdirat */
+	IOT_RMDIR,		/* rmdir, unlinkat with AT_REMOVEDIR */
+	IOT_STAT,		/* stat family, access, readlink */
+	IOT_CHMOD,		/* chmod fchmod fchmodat */
+	IOT_CHOWN,		/* chown fchown lchown fchownat */
+	IOT_UTIME,		/* utime utimes lutimes futimes utimensat
+				 * futimens */
+	IOT_DBWRITE,		/* any writing call on dpkg's database */
 	IOT_NCATS
 };
 
 static const char *const cat_name[IOT_NCATS] = {
 	"fsync", "rename", "write_reg", "write_pipe", "write_other",
 	"read_archive", "read_pipe", "read_other", "open", "close",
-	"unlink",
+	"unlink", "link", "mkdir", "rmdir", "stat", "chmod", "chown",
+	"utime", "dbwrite",
 };
 
 /* Updated with atomics by every thread of the process (zdeb decodes on
@@ -75,15 +97,32 @@ static uint64_t cat_in_ns[IOT_NCATS];	/* part of cat_ns spent in a stream */
  * dpkg-deb --fsys-tarfile.  The harness splits dpkg's life into that
  * and the rest (database, control area, deferred fsync and rename).
  * Written by the thread that reads the pipe (dpkg has one).
+ *
+ * The user CPU time of the process during its streams (getrusage at the
+ * start and end of each) is dpkg's own work on the files it unpacks:
+ * tar parsing, md5, its bookkeeping.  System time is not taken: the
+ * system calls that matter are timed one by one.
  */
 static int in_stream;
 static uint64_t stream_start_ns;
 static uint64_t stream_ns;
 static uint64_t stream_n;
+static uint64_t stream_start_utime_us;
+static uint64_t stream_utime_us;
+static uint64_t stream_start_nivcsw;	/* preempted, in the streams */
+static uint64_t stream_nivcsw;
 
-enum fd_kind { FD_UNKNOWN, FD_REG, FD_FIFO, FD_OTHER, FD_ARCHIVE };
+/* FD_DB_RD and FD_DB_WR: opened on a path in the database, for reading
+ * or for writing. */
+enum fd_kind {
+	FD_UNKNOWN, FD_REG, FD_FIFO, FD_OTHER, FD_ARCHIVE, FD_DB_RD, FD_DB_WR
+};
 #define FD_MAX 65536
 static unsigned char fd_kind[FD_MAX];	/* relaxed atomics, any thread */
+
+/* ZDEB_IOTRACE_DBDIR, set once by the constructor. */
+static char db_dir[4096];
+static size_t db_dir_len;
 
 static uint64_t start_ns;
 static char exe_name[64];
@@ -113,6 +152,34 @@ account(enum iot_cat c, uint64_t t0, long long bytes)
 		                   __ATOMIC_RELAXED);
 }
 
+/* The process's user CPU time and involuntary context switches. */
+static void
+usage_now(uint64_t *utime, uint64_t *nivcsw)
+{
+	struct rusage ru;
+
+	*utime = *nivcsw = 0;
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return;
+	*utime = (uint64_t)ru.ru_utime.tv_sec * 1000000u +
+	         (uint64_t)ru.ru_utime.tv_usec;
+	*nivcsw = (uint64_t)ru.ru_nivcsw;
+}
+
+static void
+stream_end(void)
+{
+	uint64_t u, n;
+
+	usage_now(&u, &n);
+	stream_ns += now_ns() - stream_start_ns;
+	if (u > stream_start_utime_us)
+		stream_utime_us += u - stream_start_utime_us;
+	if (n > stream_start_nivcsw)
+		stream_nivcsw += n - stream_start_nivcsw;
+	__atomic_store_n(&in_stream, 0, __ATOMIC_RELAXED);
+}
+
 static void
 stream_note(enum iot_cat c, uint64_t t0, ssize_t rc)
 {
@@ -120,11 +187,11 @@ stream_note(enum iot_cat c, uint64_t t0, ssize_t rc)
 		return;
 	if (rc > 0 && in_stream == 0) {
 		stream_start_ns = t0;
+		usage_now(&stream_start_utime_us, &stream_start_nivcsw);
 		stream_n++;
 		__atomic_store_n(&in_stream, 1, __ATOMIC_RELAXED);
 	} else if (rc == 0 && in_stream != 0) {
-		stream_ns += now_ns() - stream_start_ns;
-		__atomic_store_n(&in_stream, 0, __ATOMIC_RELAXED);
+		stream_end();
 	}
 }
 
@@ -165,15 +232,46 @@ is_archive_name(const char *path)
 	return n >= 4 && strcmp(path + n - 4, ".deb") == 0;
 }
 
-static void
-fd_opened(int fd, const char *path)
+/* Is path the database directory or below it?  dpkg names its database
+ * files by absolute paths made from --admindir. */
+static bool
+is_db_path(const char *path)
 {
+	if (db_dir_len == 0 || path == NULL ||
+	    strncmp(path, db_dir, db_dir_len) != 0)
+		return false;
+	return path[db_dir_len] == '/' || path[db_dir_len] == '\0';
+}
+
+/* The category of a call on a path: dbwrite when it writes in the
+ * database, else its own. */
+static enum iot_cat
+path_cat(enum iot_cat c, const char *path)
+{
+	return is_db_path(path) ? IOT_DBWRITE : c;
+}
+
+static bool
+open_writes(int flags)
+{
+	return (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)) != 0;
+}
+
+static void
+fd_opened(int fd, const char *path, int flags)
+{
+	unsigned char k = FD_UNKNOWN;
+
 	if (fd < 0 || fd >= FD_MAX)
 		return;
-	__atomic_store_n(&fd_kind[fd],
-	                 is_archive_name(path) ? FD_ARCHIVE : FD_UNKNOWN,
-	                 __ATOMIC_RELAXED);
+	if (is_db_path(path))
+		k = open_writes(flags) ? FD_DB_WR : FD_DB_RD;
+	else if (is_archive_name(path))
+		k = FD_ARCHIVE;
+	__atomic_store_n(&fd_kind[fd], k, __ATOMIC_RELAXED);
 }
+
+static int real_fstat_call(int fd, struct stat *st);
 
 static enum fd_kind
 fd_classify(int fd)
@@ -186,7 +284,7 @@ fd_classify(int fd)
 	k = __atomic_load_n(&fd_kind[fd], __ATOMIC_RELAXED);
 	if (k != FD_UNKNOWN)
 		return (enum fd_kind)k;
-	if (fstat(fd, &st) < 0)
+	if (real_fstat_call(fd, &st) < 0)
 		return FD_OTHER;
 	if (S_ISREG(st.st_mode))
 		k = FD_REG;
@@ -198,10 +296,31 @@ fd_classify(int fd)
 	return (enum fd_kind)k;
 }
 
+static bool
+fd_is_db(int fd)
+{
+	unsigned char k;
+
+	if (fd < 0 || fd >= FD_MAX)
+		return false;
+	k = __atomic_load_n(&fd_kind[fd], __ATOMIC_RELAXED);
+	return k == FD_DB_RD || k == FD_DB_WR;
+}
+
+/* The category of a writing call on a descriptor (fsync, fchmod...). */
+static enum iot_cat
+fd_cat(enum iot_cat c, int fd)
+{
+	return fd_is_db(fd) ? IOT_DBWRITE : c;
+}
+
 static enum iot_cat
 write_cat(int fd)
 {
 	switch (fd_classify(fd)) {
+	case FD_DB_RD:
+	case FD_DB_WR:
+		return IOT_DBWRITE;
 	case FD_REG:
 	case FD_ARCHIVE:
 		return IOT_WRITE_REG;
@@ -251,12 +370,13 @@ timed_io(enum iot_cat c, uint64_t t0, ssize_t rc)
 }
 
 static int
-timed_open(uint64_t t0, int rc, const char *path)
+timed_open(uint64_t t0, int rc, const char *path, int flags)
 {
 	int e = errno;
 
-	account(IOT_OPEN, t0, 0);
-	fd_opened(rc, path);
+	account(is_db_path(path) && open_writes(flags) ? IOT_DBWRITE :
+	        IOT_OPEN, t0, 0);
+	fd_opened(rc, path, flags);
 	errno = e;
 	return rc;
 }
@@ -269,7 +389,7 @@ fsync(int fd)
 	REAL(int, fsync, int);
 	uint64_t t0 = now_ns();
 
-	return timed(IOT_FSYNC, t0, real_fsync(fd));
+	return timed(fd_cat(IOT_FSYNC, fd), t0, real_fsync(fd));
 }
 
 ZD_IOT_EXPORT int
@@ -278,7 +398,7 @@ fdatasync(int fd)
 	REAL(int, fdatasync, int);
 	uint64_t t0 = now_ns();
 
-	return timed(IOT_FSYNC, t0, real_fdatasync(fd));
+	return timed(fd_cat(IOT_FSYNC, fd), t0, real_fdatasync(fd));
 }
 
 ZD_IOT_EXPORT int
@@ -287,7 +407,7 @@ sync_file_range(int fd, off64_t off, off64_t n, unsigned int flags)
 	REAL(int, sync_file_range, int, off64_t, off64_t, unsigned int);
 	uint64_t t0 = now_ns();
 
-	return timed(IOT_FSYNC, t0, real_sync_file_range(fd, off, n, flags));
+	return timed(fd_cat(IOT_FSYNC, fd), t0, real_sync_file_range(fd, off, n, flags));
 }
 
 ZD_IOT_EXPORT int
@@ -296,10 +416,16 @@ syncfs(int fd)
 	REAL(int, syncfs, int);
 	uint64_t t0 = now_ns();
 
-	return timed(IOT_FSYNC, t0, real_syncfs(fd));
+	return timed(fd_cat(IOT_FSYNC, fd), t0, real_syncfs(fd));
 }
 
 /* --- rename -------------------------------------------------------- */
+
+static enum iot_cat
+rename_cat(const char *from, const char *to)
+{
+	return is_db_path(from) || is_db_path(to) ? IOT_DBWRITE : IOT_RENAME;
+}
 
 ZD_IOT_EXPORT int
 rename(const char *from, const char *to)
@@ -307,7 +433,7 @@ rename(const char *from, const char *to)
 	REAL(int, rename, const char *, const char *);
 	uint64_t t0 = now_ns();
 
-	return timed(IOT_RENAME, t0, real_rename(from, to));
+	return timed(rename_cat(from, to), t0, real_rename(from, to));
 }
 
 ZD_IOT_EXPORT int
@@ -316,7 +442,8 @@ renameat(int dfrom, const char *from, int dto, const char *to)
 	REAL(int, renameat, int, const char *, int, const char *);
 	uint64_t t0 = now_ns();
 
-	return timed(IOT_RENAME, t0, real_renameat(dfrom, from, dto, to));
+	return timed(rename_cat(from, to), t0,
+	             real_renameat(dfrom, from, dto, to));
 }
 
 ZD_IOT_EXPORT int
@@ -327,7 +454,7 @@ renameat2(int dfrom, const char *from, int dto, const char *to,
 	     unsigned int);
 	uint64_t t0 = now_ns();
 
-	return timed(IOT_RENAME, t0,
+	return timed(rename_cat(from, to), t0,
 	             real_renameat2(dfrom, from, dto, to, flags));
 }
 
@@ -371,6 +498,16 @@ writev(int fd, const struct iovec *iov, int cnt)
 	uint64_t t0 = now_ns();
 
 	return timed_io(c, t0, real_writev(fd, iov, cnt));
+}
+
+ZD_IOT_EXPORT int
+ftruncate(int fd, off_t len)
+{
+	REAL(int, ftruncate, int, off_t);
+	enum iot_cat c = write_cat(fd);
+	uint64_t t0 = now_ns();
+
+	return timed(c, t0, real_ftruncate(fd, len));
 }
 
 /* --- read ---------------------------------------------------------- */
@@ -442,7 +579,7 @@ open(const char *path, int flags, ...)
 
 	OPEN_MODE(flags, mode);
 	t0 = now_ns();
-	return timed_open(t0, real_open(path, flags, mode), path);
+	return timed_open(t0, real_open(path, flags, mode), path, flags);
 }
 
 ZD_IOT_EXPORT int
@@ -454,7 +591,8 @@ open64(const char *path, int flags, ...)
 
 	OPEN_MODE(flags, mode);
 	t0 = now_ns();
-	return timed_open(t0, real_open64(path, flags, mode), path);
+	return timed_open(t0, real_open64(path, flags, mode), path,
+	                  flags);
 }
 
 ZD_IOT_EXPORT int
@@ -466,7 +604,8 @@ openat(int dfd, const char *path, int flags, ...)
 
 	OPEN_MODE(flags, mode);
 	t0 = now_ns();
-	return timed_open(t0, real_openat(dfd, path, flags, mode), path);
+	return timed_open(t0, real_openat(dfd, path, flags, mode), path,
+	                  flags);
 }
 
 ZD_IOT_EXPORT int
@@ -478,7 +617,8 @@ openat64(int dfd, const char *path, int flags, ...)
 
 	OPEN_MODE(flags, mode);
 	t0 = now_ns();
-	return timed_open(t0, real_openat64(dfd, path, flags, mode), path);
+	return timed_open(t0, real_openat64(dfd, path, flags, mode),
+	                  path, flags);
 }
 
 ZD_IOT_EXPORT int
@@ -487,18 +627,23 @@ creat(const char *path, mode_t mode)
 	REAL(int, creat, const char *, mode_t);
 	uint64_t t0 = now_ns();
 
-	return timed_open(t0, real_creat(path, mode), path);
+	return timed_open(t0, real_creat(path, mode), path,
+	                  O_CREAT | O_WRONLY | O_TRUNC);
 }
 
 ZD_IOT_EXPORT int
 close(int fd)
 {
 	REAL(int, close, int);
+	enum iot_cat c = IOT_CLOSE;
 	uint64_t t0;
 
+	if (fd >= 0 && fd < FD_MAX &&
+	    __atomic_load_n(&fd_kind[fd], __ATOMIC_RELAXED) == FD_DB_WR)
+		c = IOT_DBWRITE;
 	fd_forget(fd);
 	t0 = now_ns();
-	return timed(IOT_CLOSE, t0, real_close(fd));
+	return timed(c, t0, real_close(fd));
 }
 
 ZD_IOT_EXPORT int
@@ -507,16 +652,347 @@ unlink(const char *path)
 	REAL(int, unlink, const char *);
 	uint64_t t0 = now_ns();
 
-	return timed(IOT_UNLINK, t0, real_unlink(path));
+	return timed(path_cat(IOT_UNLINK, path), t0, real_unlink(path));
 }
 
 ZD_IOT_EXPORT int
 unlinkat(int dfd, const char *path, int flags)
 {
 	REAL(int, unlinkat, int, const char *, int);
+	enum iot_cat c = (flags & AT_REMOVEDIR) != 0 ? IOT_RMDIR : IOT_UNLINK;
 	uint64_t t0 = now_ns();
 
-	return timed(IOT_UNLINK, t0, real_unlinkat(dfd, path, flags));
+	return timed(path_cat(c, path), t0, real_unlinkat(dfd, path, flags));
+}
+
+/* --- directories and links ----------------------------------------- */
+
+ZD_IOT_EXPORT int
+mkdir(const char *path, mode_t mode)
+{
+	REAL(int, mkdir, const char *, mode_t);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_MKDIR, path), t0, real_mkdir(path, mode));
+}
+
+ZD_IOT_EXPORT int
+mkdirat(int dfd, const char *path, mode_t mode)
+{
+	REAL(int, mkdirat, int, const char *, mode_t);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_MKDIR, path), t0,
+	             real_mkdirat(dfd, path, mode));
+}
+
+ZD_IOT_EXPORT int
+rmdir(const char *path)
+{
+	REAL(int, rmdir, const char *);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_RMDIR, path), t0, real_rmdir(path));
+}
+
+ZD_IOT_EXPORT int
+link(const char *from, const char *to)
+{
+	REAL(int, link, const char *, const char *);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_LINK, to), t0, real_link(from, to));
+}
+
+ZD_IOT_EXPORT int
+linkat(int dfrom, const char *from, int dto, const char *to, int flags)
+{
+	REAL(int, linkat, int, const char *, int, const char *, int);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_LINK, to), t0,
+	             real_linkat(dfrom, from, dto, to, flags));
+}
+
+ZD_IOT_EXPORT int
+symlink(const char *target, const char *path)
+{
+	REAL(int, symlink, const char *, const char *);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_LINK, path), t0, real_symlink(target, path));
+}
+
+ZD_IOT_EXPORT int
+symlinkat(const char *target, int dfd, const char *path)
+{
+	REAL(int, symlinkat, const char *, int, const char *);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_LINK, path), t0,
+	             real_symlinkat(target, dfd, path));
+}
+
+/* --- stat, access, readlink: reading, so never dbwrite -------------- */
+
+static int
+real_fstat_call(int fd, struct stat *st)
+{
+	REAL(int, fstat, int, struct stat *);
+
+	return real_fstat(fd, st);
+}
+
+ZD_IOT_EXPORT int
+stat(const char *path, struct stat *st)
+{
+	REAL(int, stat, const char *, struct stat *);
+	uint64_t t0 = now_ns();
+
+	return timed(IOT_STAT, t0, real_stat(path, st));
+}
+
+ZD_IOT_EXPORT int
+lstat(const char *path, struct stat *st)
+{
+	REAL(int, lstat, const char *, struct stat *);
+	uint64_t t0 = now_ns();
+
+	return timed(IOT_STAT, t0, real_lstat(path, st));
+}
+
+ZD_IOT_EXPORT int
+fstat(int fd, struct stat *st)
+{
+	uint64_t t0 = now_ns();
+
+	return timed(IOT_STAT, t0, real_fstat_call(fd, st));
+}
+
+ZD_IOT_EXPORT int
+fstatat(int dfd, const char *path, struct stat *st, int flags)
+{
+	REAL(int, fstatat, int, const char *, struct stat *, int);
+	uint64_t t0 = now_ns();
+
+	return timed(IOT_STAT, t0, real_fstatat(dfd, path, st, flags));
+}
+
+ZD_IOT_EXPORT int
+stat64(const char *path, struct stat64 *st)
+{
+	REAL(int, stat64, const char *, struct stat64 *);
+	uint64_t t0 = now_ns();
+
+	return timed(IOT_STAT, t0, real_stat64(path, st));
+}
+
+ZD_IOT_EXPORT int
+lstat64(const char *path, struct stat64 *st)
+{
+	REAL(int, lstat64, const char *, struct stat64 *);
+	uint64_t t0 = now_ns();
+
+	return timed(IOT_STAT, t0, real_lstat64(path, st));
+}
+
+ZD_IOT_EXPORT int
+fstat64(int fd, struct stat64 *st)
+{
+	REAL(int, fstat64, int, struct stat64 *);
+	uint64_t t0 = now_ns();
+
+	return timed(IOT_STAT, t0, real_fstat64(fd, st));
+}
+
+ZD_IOT_EXPORT int
+fstatat64(int dfd, const char *path, struct stat64 *st, int flags)
+{
+	REAL(int, fstatat64, int, const char *, struct stat64 *, int);
+	uint64_t t0 = now_ns();
+
+	return timed(IOT_STAT, t0, real_fstatat64(dfd, path, st, flags));
+}
+
+ZD_IOT_EXPORT int
+statx(int dfd, const char *path, int flags, unsigned int mask,
+      struct statx *st)
+{
+	REAL(int, statx, int, const char *, int, unsigned int,
+	     struct statx *);
+	uint64_t t0 = now_ns();
+
+	return timed(IOT_STAT, t0, real_statx(dfd, path, flags, mask, st));
+}
+
+ZD_IOT_EXPORT int
+access(const char *path, int mode)
+{
+	REAL(int, access, const char *, int);
+	uint64_t t0 = now_ns();
+
+	return timed(IOT_STAT, t0, real_access(path, mode));
+}
+
+ZD_IOT_EXPORT int
+faccessat(int dfd, const char *path, int mode, int flags)
+{
+	REAL(int, faccessat, int, const char *, int, int);
+	uint64_t t0 = now_ns();
+
+	return timed(IOT_STAT, t0, real_faccessat(dfd, path, mode, flags));
+}
+
+ZD_IOT_EXPORT ssize_t
+readlink(const char *path, char *buf, size_t n)
+{
+	REAL(ssize_t, readlink, const char *, char *, size_t);
+	uint64_t t0 = now_ns();
+	ssize_t rc = real_readlink(path, buf, n);
+	int e = errno;
+
+	account(IOT_STAT, t0, 0);
+	errno = e;
+	return rc;
+}
+
+ZD_IOT_EXPORT ssize_t
+readlinkat(int dfd, const char *path, char *buf, size_t n)
+{
+	REAL(ssize_t, readlinkat, int, const char *, char *, size_t);
+	uint64_t t0 = now_ns();
+	ssize_t rc = real_readlinkat(dfd, path, buf, n);
+	int e = errno;
+
+	account(IOT_STAT, t0, 0);
+	errno = e;
+	return rc;
+}
+
+/* --- chmod, chown ---------------------------------------------------- */
+
+ZD_IOT_EXPORT int
+chmod(const char *path, mode_t mode)
+{
+	REAL(int, chmod, const char *, mode_t);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_CHMOD, path), t0, real_chmod(path, mode));
+}
+
+ZD_IOT_EXPORT int
+fchmod(int fd, mode_t mode)
+{
+	REAL(int, fchmod, int, mode_t);
+	uint64_t t0 = now_ns();
+
+	return timed(fd_cat(IOT_CHMOD, fd), t0, real_fchmod(fd, mode));
+}
+
+ZD_IOT_EXPORT int
+fchmodat(int dfd, const char *path, mode_t mode, int flags)
+{
+	REAL(int, fchmodat, int, const char *, mode_t, int);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_CHMOD, path), t0,
+	             real_fchmodat(dfd, path, mode, flags));
+}
+
+ZD_IOT_EXPORT int
+chown(const char *path, uid_t uid, gid_t gid)
+{
+	REAL(int, chown, const char *, uid_t, gid_t);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_CHOWN, path), t0,
+	             real_chown(path, uid, gid));
+}
+
+ZD_IOT_EXPORT int
+lchown(const char *path, uid_t uid, gid_t gid)
+{
+	REAL(int, lchown, const char *, uid_t, gid_t);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_CHOWN, path), t0,
+	             real_lchown(path, uid, gid));
+}
+
+ZD_IOT_EXPORT int
+fchown(int fd, uid_t uid, gid_t gid)
+{
+	REAL(int, fchown, int, uid_t, gid_t);
+	uint64_t t0 = now_ns();
+
+	return timed(fd_cat(IOT_CHOWN, fd), t0, real_fchown(fd, uid, gid));
+}
+
+ZD_IOT_EXPORT int
+fchownat(int dfd, const char *path, uid_t uid, gid_t gid, int flags)
+{
+	REAL(int, fchownat, int, const char *, uid_t, gid_t, int);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_CHOWN, path), t0,
+	             real_fchownat(dfd, path, uid, gid, flags));
+}
+
+/* --- the utimes family --------------------------------------------- */
+
+ZD_IOT_EXPORT int
+utime(const char *path, const struct utimbuf *t)
+{
+	REAL(int, utime, const char *, const struct utimbuf *);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_UTIME, path), t0, real_utime(path, t));
+}
+
+ZD_IOT_EXPORT int
+utimes(const char *path, const struct timeval t[2])
+{
+	REAL(int, utimes, const char *, const struct timeval *);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_UTIME, path), t0, real_utimes(path, t));
+}
+
+ZD_IOT_EXPORT int
+lutimes(const char *path, const struct timeval t[2])
+{
+	REAL(int, lutimes, const char *, const struct timeval *);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_UTIME, path), t0, real_lutimes(path, t));
+}
+
+ZD_IOT_EXPORT int
+futimes(int fd, const struct timeval t[2])
+{
+	REAL(int, futimes, int, const struct timeval *);
+	uint64_t t0 = now_ns();
+
+	return timed(fd_cat(IOT_UTIME, fd), t0, real_futimes(fd, t));
+}
+
+ZD_IOT_EXPORT int
+utimensat(int dfd, const char *path, const struct timespec t[2], int flags)
+{
+	REAL(int, utimensat, int, const char *, const struct timespec *, int);
+	uint64_t t0 = now_ns();
+
+	return timed(path_cat(IOT_UTIME, path), t0,
+	             real_utimensat(dfd, path, t, flags));
+}
+
+ZD_IOT_EXPORT int
+futimens(int fd, const struct timespec t[2])
+{
+	REAL(int, futimens, int, const struct timespec *);
+	uint64_t t0 = now_ns();
+
+	return timed(fd_cat(IOT_UTIME, fd), t0, real_futimens(fd, t));
 }
 
 /* --- process start and end ----------------------------------------- */
@@ -533,6 +1009,8 @@ reset_after_fork(void)
 	in_stream = 0;
 	stream_ns = 0;
 	stream_n = 0;
+	stream_utime_us = 0;
+	stream_nivcsw = 0;
 	start_ns = now_ns();
 }
 
@@ -540,8 +1018,16 @@ __attribute__((constructor)) static void
 iotrace_init(int argc, char **argv)
 {
 	const char *base;
+	const char *db = getenv("ZDEB_IOTRACE_DBDIR");
 
 	start_ns = now_ns();
+	if (db != NULL && *db == '/' && strlen(db) < sizeof(db_dir)) {
+		db_dir_len = strlen(db);
+		while (db_dir_len > 1 && db[db_dir_len - 1] == '/')
+			db_dir_len--;
+		memcpy(db_dir, db, db_dir_len);
+		db_dir[db_dir_len] = '\0';
+	}
 	if (argc > 0 && argv != NULL && argv[0] != NULL) {
 		base = strrchr(argv[0], '/');
 		base = base != NULL ? base + 1 : argv[0];
@@ -569,29 +1055,29 @@ iotrace_fini(void)
 	int (*op)(const char *, int, mode_t);
 	int (*cl)(int);
 	const char *file = getenv("ZDEB_IOTRACE_FILE");
-	char line[4096];
+	char line[8192];
 	struct rusage ru;
 	size_t len = 0;
 	int fd, e = errno;
 
 	if (file == NULL || *file == '\0')
 		return;
-	if (in_stream != 0) {
-		stream_ns += now_ns() - stream_start_ns;
-		in_stream = 0;
-	}
+	if (in_stream != 0)
+		stream_end();
 	getrusage(RUSAGE_SELF, &ru);
 	len += (size_t)snprintf(line + len, sizeof(line) - len,
 		"pid=%ld ppid=%ld exe=%s fsys=%d ctrl=%d start_ns=%llu "
 		"end_ns=%llu utime_us=%lld stime_us=%lld stream_n=%llu "
-		"stream_ns=%llu",
+		"stream_ns=%llu stream_utime_us=%llu stream_nivcsw=%llu",
 		(long)getpid(), (long)getppid(),
 		exe_name[0] != '\0' ? exe_name : "?", role_fsys, role_ctrl,
 		(unsigned long long)start_ns,
 		(unsigned long long)now_ns(),
 		(long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec,
 		(long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec,
-		(unsigned long long)stream_n, (unsigned long long)stream_ns);
+		(unsigned long long)stream_n, (unsigned long long)stream_ns,
+		(unsigned long long)stream_utime_us,
+		(unsigned long long)stream_nivcsw);
 	for (int c = 0; c < IOT_NCATS && len < sizeof(line) - 100; c++)
 		len += (size_t)snprintf(line + len, sizeof(line) - len,
 			" %s_n=%llu %s_ns=%llu %s_in_ns=%llu %s_bytes=%llu",

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t0300-perf-install.sh - zdeb-perf install on a tiny package: JSON and CSV
-# schema, breakdowns that sum to elapsed, stock dpkg failures reported as
+# schema, breakdowns (every stage, the per-file ones included) that sum to
+# elapsed, the tracer's call categories, stock dpkg failures reported as
 # failed (not timed), and a plot.
 . "${ZDEB_SRCDIR:-$(dirname "$0")/../..}/tests/integ/lib.sh"
 
@@ -14,11 +15,11 @@ make_tree "$T/tree" perf-test
 expect_status 0 "$PERF" install --runs 1 --segment-size 64K \
 	--variants zstd-indexed,zstd-pzstd,zstd-frames,none \
 	--modes unsafe-io,eatmydata --json "$T/r.json" --csv "$T/r.csv" \
-	--workdir "$T/work" "$T/tree"
+	--details "$T/d.json" --workdir "$T/work" "$T/tree"
 grep -q '^variant ' "$T/stdout" || fail "no table header: $(cat "$T/stdout")"
 ok "install runs and prints a table"
 
-python3 - "$T/r.json" "$T/r.csv" <<'PY' || fail "schema check failed"
+python3 - "$T/r.json" "$T/r.csv" "$T/d.json" <<'PY' || fail "schema check failed"
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
 assert set(d) == {"machine", "runs"}, d.keys()
@@ -29,8 +30,9 @@ for k in ("cores", "kernel", "filesystem", "mount_options", "disk", "dpkg",
 keys = ["input", "variant", "backend", "mode", "cache", "run", "status",
         "error", "elapsed_s", "user_s", "sys_s", "cpu_pct", "max_rss_kb",
         "minflt", "majflt", "inblock", "oublock", "breakdown"]
-bkeys = ["decode_s", "tar_s", "md5_s", "write_s", "fsync_s", "rename_s",
-         "db_s", "other_s"]
+bkeys = ["decode_s", "tar_s", "md5_s", "cpu_s", "write_s", "fsync_s",
+         "rename_s", "open_s", "dir_s", "meta_s", "dbwrite_s", "db_s",
+         "exec_s", "other_s"]
 runs = d["runs"]
 assert runs, "no runs"
 num = (int, float)
@@ -62,8 +64,16 @@ for v in ("zstd-indexed", "none"):
 rows = list(csv.DictReader(open(sys.argv[2])))
 assert len(rows) == len(runs), (len(rows), len(runs))
 assert list(rows[0]) == keys[:-1] + bkeys, list(rows[0])
+# The tracer saw each kind of call dpkg makes per file, and the writes
+# to its database, in every traced run.
+det = json.load(open(sys.argv[3]))["runs"]
+assert len(det) == sum(1 for r in runs if r["status"] == "ok"), det
+for x in det:
+    for c in ("write_reg", "rename", "open", "close", "mkdir", "rmdir",
+              "stat", "chmod", "chown", "utime", "dbwrite"):
+        assert x["calls"][c]["n"] > 0, (c, x["calls"])
 PY
-ok "JSON and CSV schema, breakdown sums, stock multi-frame reported failed"
+ok "JSON and CSV schema, breakdown sums, tracer categories, stock multi-frame reported failed"
 
 if command -v gnuplot >/dev/null 2>&1; then
 	expect_status 0 "$PERF" install --runs 1 --variants none \

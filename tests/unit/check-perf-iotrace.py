@@ -87,6 +87,48 @@ class Breakdown(unittest.TestCase):
         self.assertAlmostEqual(det["fsys_tarfile_wall_s"], 0.9)
         self.assertEqual(det["processes"], 2)
 
+    def test_every_stage_named(self):
+        """The per-file calls have stages of their own, each call counted
+        once; those outside the stream come off db_s; dpkg's user time
+        beyond the tar and md5 estimates is cpu_s; start-up is exec_s."""
+        d = self.dpkg(open_ns=S // 50, open_in_ns=S // 100,
+                      close_ns=S // 100, close_in_ns=S // 100,
+                      link_ns=S // 100, link_in_ns=S // 100,
+                      mkdir_ns=S // 50, mkdir_in_ns=S // 50,
+                      rmdir_ns=S // 25, rmdir_in_ns=S // 50,
+                      unlink_ns=S // 100, unlink_in_ns=0,
+                      stat_ns=S // 20, stat_in_ns=S // 20,
+                      chmod_ns=S // 100, chmod_in_ns=S // 100,
+                      chown_ns=S // 100, chown_in_ns=S // 100,
+                      utime_ns=S // 50, utime_in_ns=S // 50,
+                      dbwrite_ns=S // 10, dbwrite_in_ns=0,
+                      stream_utime_us=400000)
+        tar = rec(pid=12, exe="tar", stat_ns=S // 100, open_ns=S // 100)
+        b, det = iotrace.breakdown(2.25, [d, tar], 10, self.stages)
+        self.assertEqual(list(b), iotrace.BREAKDOWN_KEYS)
+        self.assertAlmostEqual(b["open_s"], 0.05)      # open+close+link
+        self.assertAlmostEqual(b["dir_s"], 0.07)       # mkdir+rmdir+unlink
+        self.assertAlmostEqual(b["meta_s"], 0.1)       # stat chmod chown utime
+        self.assertAlmostEqual(b["dbwrite_s"], 0.1)
+        self.assertAlmostEqual(b["cpu_s"], 0.1)        # 0.4 - tar - md5
+        self.assertAlmostEqual(b["exec_s"], 0.25)      # 2.25 - life 2
+        # outside the stream: write 0, fsync .2, rename .05, open .01+.01
+        # (tar), rmdir .02, unlink .01, stat .01 (tar), dbwrite .1
+        self.assertAlmostEqual(b["db_s"], 2 - 1 - 0.41)
+        self.assertAlmostEqual(sum(b.values()), 2.25, places=5)
+        self.assertEqual(det["calls"]["rmdir"], {"n": 0, "s": 0.04})
+
+    def test_cpu_capped_by_the_stream(self):
+        """A tick-sampled user time above what the stream leaves does not
+        push the parts past elapsed."""
+        d = self.dpkg(stream_utime_us=3000000)
+        b, det = iotrace.breakdown(2.5, [d], 10, self.stages)
+        # stream 1 - decode .25 - write in the stream .1 - tar - md5
+        self.assertAlmostEqual(b["cpu_s"], 0.35)
+        self.assertAlmostEqual(b["other_s"], 0.0)
+        self.assertAlmostEqual(sum(b.values()), 2.5, places=5)
+        self.assertEqual(det["overlap_note"], "")
+
     def test_overlap_clamps_other(self):
         b, det = iotrace.breakdown(0.5, [self.dpkg()], 10, self.stages)
         self.assertEqual(b["other_s"], 0.0)

@@ -212,6 +212,7 @@ class Install:
                 " " + os.environ["LD_PRELOAD"]
                 if os.environ.get("LD_PRELOAD") else "")
             env["ZDEB_IOTRACE_FILE"] = trace
+            env["ZDEB_IOTRACE_DBDIR"] = adm
         cmd = self.dpkg_cmd(root, adm, mode, debs)
         if perf_out:
             cmd = ["perf", "record", "-q", "-e", "cpu-clock", "-o",

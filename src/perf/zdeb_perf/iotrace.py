@@ -5,8 +5,23 @@ Pure functions of their arguments (and, for parse_trace, of one file):
 unit-tested by tests/unit/check-perf-iotrace.py.
 """
 
-BREAKDOWN_KEYS = ["decode_s", "tar_s", "md5_s", "write_s", "fsync_s",
-                  "rename_s", "db_s", "other_s"]
+BREAKDOWN_KEYS = ["decode_s", "tar_s", "md5_s", "cpu_s", "write_s",
+                  "fsync_s", "rename_s", "open_s", "dir_s", "meta_s",
+                  "dbwrite_s", "db_s", "exec_s", "other_s"]
+
+# The tracer's call categories behind each measured stage, summed over
+# all processes.  A call on dpkg's database is in "dbwrite" only (the
+# tracer files it there), so the stages are disjoint.
+STAGE_CATS = {
+    "write_s": ["write_reg"],
+    "fsync_s": ["fsync"],
+    "rename_s": ["rename"],
+    "open_s": ["open", "close", "link"],
+    "dir_s": ["mkdir", "rmdir", "unlink"],
+    "meta_s": ["stat", "chmod", "chown", "utime"],
+    "dbwrite_s": ["dbwrite"],
+}
+TRACED_CATS = [c for cats in STAGE_CATS.values() for c in cats]
 
 
 def parse_trace(path):
@@ -51,18 +66,31 @@ def breakdown(elapsed, recs, main_pid, stages):
 
     dpkg is single-threaded and is the critical path, so the parts are
     disjoint slices of dpkg's timeline:
-      decode_s  dpkg blocked reading the data pipe (decode not hidden
-                behind dpkg's own work; includes reading the archive)
-      tar_s     tar header parsing, from the stage run (tar -t)
-      md5_s     md5 of the file contents, from the stage run (hashlib)
-      write_s   write(2) family on regular files, all processes
-      fsync_s   fsync, fdatasync, sync_file_range, syncfs, all processes
-      rename_s  rename family, all processes
-      db_s      dpkg's time outside the data streams minus the I/O above
-                done there: database, control area, triggers, cleanup
-      other_s   elapsed minus the rest: exec, open/close/unlink/mkdir/
-                chmod/utime, pipe copies, anything the model misses
-    Returns (breakdown dict, detail dict).
+      decode_s   dpkg blocked reading the data pipe (decode not hidden
+                 behind dpkg's own work; includes reading the archive)
+      tar_s      tar header parsing, from the stage run (tar -t)
+      md5_s      md5 of the file contents, from the stage run
+      cpu_s      dpkg's other user CPU time in the streams (measured
+                 user time minus tar_s and md5_s, the user time capped
+                 at the stream time left after decode and the calls):
+                 its per-file work
+      write_s    write(2) family on regular files, all processes
+      fsync_s    fsync, fdatasync, sync_file_range, syncfs
+      rename_s   rename family
+      open_s     file creation and open: open family, close, link, symlink
+      dir_s      directory work: mkdir, rmdir, unlink
+      meta_s     metadata: stat family, access, readlink, chmod, chown,
+                 the utimes family
+      dbwrite_s  every writing call on dpkg's database directory
+      db_s       dpkg's time outside the data streams minus the calls
+                 above done there: loading the database, the control
+                 area, triggers, cleanup
+      exec_s     elapsed minus dpkg's life: starting the process (and
+                 the eatmydata wrapper), loading it, exiting
+      other_s    elapsed minus the rest: in the streams, dpkg waiting
+                 for a CPU, page faults, untimed calls
+    The measured stages (write_s to dbwrite_s) sum the calls of all
+    processes.  Returns (breakdown dict, detail dict).
     """
     ns = 1e-9
     dpkg = [r for r in recs if r.get("pid") == main_pid]
@@ -77,25 +105,36 @@ def breakdown(elapsed, recs, main_pid, stages):
     def cnt(key):
         return sum(r.get(key, 0) for r in recs)
 
-    write_s = tot("write_reg_ns")
-    fsync_s = tot("fsync_ns")
-    rename_s = tot("rename_ns")
+    measured = {k: sum(tot(c + "_ns") for c in cats)
+                for k, cats in STAGE_CATS.items()}
     if d is not None:
         life = (d["end_ns"] - d["start_ns"]) * ns
         stream = d.get("stream_ns", 0) * ns
         decode_s = d.get("read_pipe_ns", 0) * ns
-        io_in = (d.get("write_reg_in_ns", 0) + d.get("fsync_in_ns", 0) +
-                 d.get("rename_in_ns", 0)) * ns
-        io_out = write_s + fsync_s + rename_s - io_in
+        io_in = sum(d.get(c + "_in_ns", 0) for c in TRACED_CATS) * ns
+        io_out = sum(measured.values()) - io_in
         db_s = max(0.0, life - stream - io_out)
+        # User time is sampled at the scheduler tick: never more than
+        # the stream time nothing else accounts for.
+        utime = d.get("stream_utime_us", 0) * 1e-6
+        rest = stream - decode_s - io_in
+        cpu_s = max(0.0, min(utime, rest) - stages["tar_s"] -
+                    stages["md5_s"])
+        exec_s = max(0.0, elapsed - life)
     else:
-        life = stream = decode_s = db_s = 0.0
+        life = stream = decode_s = db_s = cpu_s = exec_s = 0.0
     b = {"decode_s": decode_s, "tar_s": stages["tar_s"],
-         "md5_s": stages["md5_s"], "write_s": write_s, "fsync_s": fsync_s,
-         "rename_s": rename_s, "db_s": db_s}
+         "md5_s": stages["md5_s"], "cpu_s": cpu_s}
+    b.update(measured)
+    b["db_s"] = db_s
+    b["exec_s"] = exec_s
     parts = sum(b.values())
     other = elapsed - parts
     det = {"dpkg_life_s": life, "stream_s": stream,
+           "stream_utime_s": d.get("stream_utime_us", 0) * 1e-6
+           if d is not None else 0.0,
+           "stream_preempted_n": d.get("stream_nivcsw", 0)
+           if d is not None else 0,
            "fsys_tarfile_wall_s": union_len(
                [(r["start_ns"] * ns, r["end_ns"] * ns)
                 for r in recs if r.get("fsys") == 1]),
@@ -106,6 +145,8 @@ def breakdown(elapsed, recs, main_pid, stages):
            "read_archive_s": tot("read_archive_ns"),
            "write_pipe_s": tot("write_pipe_ns"),
            "processes": len(recs),
+           "calls": {c: {"n": cnt(c + "_n"), "s": round(tot(c + "_ns"), 6)}
+                     for c in TRACED_CATS},
            "overlap_note": ""}
     if d is None:
         det["overlap_note"] = "no iotrace record from dpkg"

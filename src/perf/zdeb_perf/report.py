@@ -79,12 +79,12 @@ def table(res):
                  % (res.stages["tar_s"], res.stages["md5_s"],
                     res.md5_impl, " ".join(
                         "%.1f" % x for x in m["load_avg_start"])))
-    hdr = ("%-12s %-5s %-9s %-4s %20s %6s %6s %5s %7s | %6s %6s %6s "
-           "%6s %6s %6s %6s %6s | %6s %6s %6s"
+    hdr = ("%-12s %-5s %-9s %-4s %20s %6s %6s %5s %7s | %s | "
+           "%6s %6s %6s"
            % ("variant", "back", "mode", "cach", "elapsed s [min-max]",
-              "user", "sys", "%CPU", "RSS MB", "decode", "tar", "md5",
-              "write", "fsync", "rename", "db", "other", "decW", "decCPU",
-              "sync"))
+              "user", "sys", "%CPU", "RSS MB",
+              " ".join("%6s" % k[:-2][:6] for k in BREAKDOWN_KEYS),
+              "decW", "decCPU", "sync"))
     lines.append(hdr)
     lines.append("-" * len(hdr))
     for r in summary_rows(res):
@@ -96,14 +96,10 @@ def table(res):
             continue
         el = "%.2f [%.2f-%.2f]" % (r["elapsed"], r["min"], r["max"])
         lines.append(
-            "%s %20s %6.2f %6.2f %5.0f %7.1f | %s %s %s %s %s %s %s %s |"
-            " %s %s %s%s"
+            "%s %20s %6.2f %6.2f %5.0f %7.1f | %s | %s %s %s%s"
             % (pre, el, r["user_s"], r["sys_s"], r["cpu_pct"],
                r["max_rss_kb"] / 1024.0,
-               fmt_s(r["decode_s"]), fmt_s(r["tar_s"]),
-               fmt_s(r["md5_s"]), fmt_s(r["write_s"]),
-               fmt_s(r["fsync_s"]), fmt_s(r["rename_s"]),
-               fmt_s(r["db_s"]), fmt_s(r["other_s"]),
+               " ".join(fmt_s(r[k]) for k in BREAKDOWN_KEYS),
                fmt_s(r["dec_wall"]), fmt_s(r["dec_cpu"]),
                fmt_s(r["sync_after"]),
                "" if r["n_ok"] == r["n"] else
