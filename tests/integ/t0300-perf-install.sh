@@ -88,3 +88,16 @@ TMPDIR=$T/tmp expect_status 2 "$PERF" install --variants nope "$T/tree"
 expect_stderr "unknown variant 'nope'"
 [ -z "$(ls "$T/tmp")" ] || fail "work directory left behind: $(ls "$T/tmp")"
 ok "unknown variant is an error, and leaves no work directory"
+
+TMPDIR=$T/tmp expect_status 2 "$PERF" install --variants none --plot "$T/p.txt" \
+	"$T/tree"
+expect_stderr "--plot wants a .svg or .png file name"
+[ -z "$(ls "$T/tmp")" ] || fail "left behind: $(ls "$T/tmp")"
+[ ! -e "$T/p.txt" ] || fail "a plot was written to $T/p.txt"
+ok "a --plot name gnuplot cannot write is refused before any run"
+
+TMPDIR=$T/tmp expect_status 2 "$PERF" install --runs 1 --variants none \
+	--backends stock --modes unsafe-io --workdir "$T/work" \
+	--json "$T/nonexistent/r.json" "$T/tree"
+expect_stderr "zdeb-perf: error: No such file or directory '$T/nonexistent/r.json'"
+ok "an output file that cannot be written is an error, not a traceback"

@@ -78,3 +78,8 @@ def main(argv):
     except PerfError as e:
         print("zdeb-perf: error: %s" % e, file=sys.stderr)
         return 2
+    except OSError as e:
+        print("zdeb-perf: error: %s%s" % (
+            e.strerror or e, " '%s'" % e.filename if e.filename else ""),
+            file=sys.stderr)
+        return 2

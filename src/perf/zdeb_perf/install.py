@@ -17,6 +17,7 @@ from .common import (PerfError, find_iotrace, find_zdeb, note, run_quiet,
                      timed)
 from .iotrace import breakdown, main_dpkg_pid, parse_trace
 from .machine import can_drop_caches, drop_caches, machine_info
+from .plot import gnuplot_term
 
 ALL_VARIANTS = ["xz", "gzip", "zstd-single", "zstd-indexed", "zstd-pzstd",
                 "zstd-frames", "none"]
@@ -256,6 +257,8 @@ class Install:
         for b in a.backends:
             if b not in ALL_BACKENDS:
                 raise PerfError("unknown backend '%s'" % b)
+        if a.plot:
+            gnuplot_term(a.plot)
         if "eatmydata" in a.modes and not shutil.which("eatmydata"):
             raise PerfError("mode eatmydata needs the eatmydata command")
         if not shutil.which("dpkg"):

@@ -32,6 +32,7 @@ def run_gnuplot(script, path):
 
 
 def plot_install(rows, path, m):
+    term = gnuplot_term(path)
     tmp = tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False)
     with tmp:
         tmp.write("label " + " ".join(BREAKDOWN_KEYS) + " elapsed\n")
@@ -69,7 +70,7 @@ set xtics rotate by -50 font ',8' nomirror
 set grid ytics
 set yrange [0:*]
 plot %s
-""" % (gnuplot_term(path), path, title, cols)
+""" % (term, path, title, cols)
     try:
         run_gnuplot(script, path)
     finally:
