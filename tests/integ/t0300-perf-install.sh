@@ -3,33 +3,46 @@
 # t0300-perf-install.sh - zdeb-perf install on a tiny package: JSON and CSV
 # schema, breakdowns (every stage, the per-file ones included) that sum to
 # elapsed, the tracer's call categories, stock dpkg failures reported as
-# failed (not timed), and a plot.
+# failed (not timed), a plot, and nothing left mounted.
 . "${ZDEB_SRCDIR:-$(dirname "$0")/../..}/tests/integ/lib.sh"
 
 need dpkg dpkg-deb python3 tar eatmydata
 PERF=${ZDEB_PERF:-${ZDEB_BUILDDIR:-$(dirname "$ZDEB")/..}/src/perf/zdeb-perf}
 [ -x "$PERF" ] || skip "zdeb-perf not built ($PERF)"
 
+# The default scratch file system (a fresh ext4 image per run) needs root
+# and the loop device; without them an existing directory.
+fs=ext4
+if [ "$(id -u)" -ne 0 ] || ! command -v mkfs.ext4 >/dev/null 2>&1 ||
+   ! command -v losetup >/dev/null 2>&1; then
+	mkdir "$T/scratch"
+	fs=$T/scratch
+fi
+FS=--fs=$fs
+
 make_tree "$T/tree" perf-test
 # A 64 KiB segment makes the tiny frames variant several frames long.
-expect_status 0 "$PERF" install --runs 1 --segment-size 64K \
+expect_status 0 "$PERF" install --runs 1 --segment-size 64K "$FS" \
 	--variants zstd-indexed,zstd-pzstd,zstd-frames,none \
 	--modes unsafe-io,eatmydata --json "$T/r.json" --csv "$T/r.csv" \
 	--details "$T/d.json" --workdir "$T/work" "$T/tree"
 grep -q '^variant ' "$T/stdout" || fail "no table header: $(cat "$T/stdout")"
-ok "install runs and prints a table"
+ok "install runs and prints a table (--fs $fs)"
 
 python3 - "$T/r.json" "$T/r.csv" "$T/d.json" <<'PY' || fail "schema check failed"
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
-assert set(d) == {"machine", "runs"}, d.keys()
+assert set(d) == {"machine", "runs", "control", "overhead"}, d.keys()
 m = d["machine"]
-for k in ("cores", "kernel", "filesystem", "mount_options", "disk", "dpkg",
-          "zdeb", "libzstd", "liblzma", "cache_modes", "backends"):
+for k in ("cores", "cpu_model", "kernel", "filesystem", "mount_options",
+          "disk", "dpkg", "zdeb", "libzstd", "liblzma", "cache_modes",
+          "backends", "fs", "load_avg_start", "load_avg_end", "loaded"):
     assert k in m, "machine lacks " + k
+assert isinstance(m["loaded"], bool)
 keys = ["input", "variant", "backend", "mode", "cache", "run", "status",
         "error", "elapsed_s", "user_s", "sys_s", "cpu_pct", "max_rss_kb",
-        "minflt", "majflt", "inblock", "oublock", "breakdown"]
+        "minflt", "majflt", "inblock", "oublock", "load1", "drift_pct",
+        "drift_flag", "breakdown"]
 bkeys = ["decode_s", "tar_s", "md5_s", "cpu_s", "write_s", "fsync_s",
          "rename_s", "open_s", "dir_s", "meta_s", "dbwrite_s", "db_s",
          "exec_s", "other_s"]
@@ -40,6 +53,7 @@ for r in runs:
     assert list(r) == keys, list(r)
     assert r["backend"] in ("stock", "zdeb") and r["status"] in ("ok", "failed")
     assert isinstance(r["error"], str) and isinstance(r["run"], int)
+    assert isinstance(r["load1"], num) and isinstance(r["drift_flag"], bool)
     if r["status"] == "failed":
         assert r["error"], r
         assert r["breakdown"] is None, "failed run has a breakdown"
@@ -67,7 +81,8 @@ assert list(rows[0]) == keys[:-1] + bkeys, list(rows[0])
 # The tracer saw each kind of call dpkg makes per file, and the writes
 # to its database, in every traced run.
 det = json.load(open(sys.argv[3]))["runs"]
-assert len(det) == sum(1 for r in runs if r["status"] == "ok"), det
+assert sum(1 for x in det if x["role"] == "run") == \
+    sum(1 for r in runs if r["status"] == "ok"), det
 for x in det:
     for c in ("write_reg", "rename", "open", "close", "mkdir", "rmdir",
               "stat", "chmod", "chown", "utime", "dbwrite"):
@@ -75,8 +90,16 @@ for x in det:
 PY
 ok "JSON and CSV schema, breakdown sums, tracer categories, stock multi-frame reported failed"
 
+if grep -qF " $T/" /proc/self/mountinfo; then
+	fail "left mounted: $(grep -F " $T/" /proc/self/mountinfo)"
+fi
+if command -v losetup >/dev/null 2>&1 && losetup -a | grep -qF "$T/"; then
+	fail "loop device left: $(losetup -a | grep -F "$T/")"
+fi
+ok "nothing left mounted, no loop device left"
+
 if command -v gnuplot >/dev/null 2>&1; then
-	expect_status 0 "$PERF" install --runs 1 --variants none \
+	expect_status 0 "$PERF" install --runs 1 --variants none "$FS" \
 		--backends stock --modes unsafe-io --workdir "$T/work" \
 		--plot "$T/p.svg" "$T/tree"
 	[ -s "$T/p.svg" ] || fail "--plot wrote nothing"
@@ -84,20 +107,20 @@ if command -v gnuplot >/dev/null 2>&1; then
 fi
 
 mkdir "$T/tmp"
-TMPDIR=$T/tmp expect_status 2 "$PERF" install --variants nope "$T/tree"
+TMPDIR=$T/tmp expect_status 2 "$PERF" install --variants nope "$FS" "$T/tree"
 expect_stderr "unknown variant 'nope'"
 [ -z "$(ls "$T/tmp")" ] || fail "work directory left behind: $(ls "$T/tmp")"
 ok "unknown variant is an error, and leaves no work directory"
 
 TMPDIR=$T/tmp expect_status 2 "$PERF" install --variants none --plot "$T/p.txt" \
-	"$T/tree"
+	"$FS" "$T/tree"
 expect_stderr "--plot wants a .svg or .png file name"
 [ -z "$(ls "$T/tmp")" ] || fail "left behind: $(ls "$T/tmp")"
 [ ! -e "$T/p.txt" ] || fail "a plot was written to $T/p.txt"
 ok "a --plot name gnuplot cannot write is refused before any run"
 
 TMPDIR=$T/tmp expect_status 2 "$PERF" install --runs 1 --variants none \
-	--backends stock --modes unsafe-io --workdir "$T/work" \
+	--backends stock --modes unsafe-io --workdir "$T/work" "$FS" \
 	--json "$T/nonexistent/r.json" "$T/tree"
 expect_stderr "zdeb-perf: error: No such file or directory '$T/nonexistent/r.json'"
 ok "an output file that cannot be written is an error, not a traceback"

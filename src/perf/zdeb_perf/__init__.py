@@ -2,7 +2,9 @@
 """zdeb_perf - the modules of zdeb-perf(1), run by the zdeb-perf launcher.
 
   cli       the command line: install and levels
-  install   the install driver: inputs, variants, backends, the runs
+  install   the install driver: inputs, variants, backends, the rounds
+            of runs with their control configuration
+  scratchfs the scratch file system of each run: ext4 image, tmpfs, DIR
   stages    the stage runs (tar -t, md5, --fsys-tarfile) and perf shares
   iotrace   parsing zdeb-iotrace.so's records and the breakdown (pure)
   report    the summary table, JSON, CSV and details files

@@ -2,10 +2,11 @@
 """cli - zdeb-perf's command line: install and levels."""
 
 import argparse
+import signal
 import sys
 
 from . import common
-from .common import PerfError, split_list
+from .common import Interrupted, PerfError, split_list
 from .install import ALL_BACKENDS, ALL_MODES, ALL_VARIANTS, Install
 from .levels import levels_main
 
@@ -37,8 +38,21 @@ def parser():
     i.add_argument("--perf", action="store_true",
                    help="one extra perf-record run per variant x backend")
     i.add_argument("--workdir", help="keep variants and tars here (reused)")
-    i.add_argument("--scratch", help="where install roots go (default "
-                   "WORKDIR/roots)")
+    i.add_argument("--fs", default="ext4", metavar="ext4|tmpfs|DIR",
+                   help="scratch file system for the install roots: a "
+                   "fresh ext4 image per run (default), a fresh tmpfs per "
+                   "run, or an existing directory")
+    i.add_argument("--scratch", dest="fs", metavar="DIR",
+                   help="the same as --fs DIR")
+    i.add_argument("--control", metavar="VARIANT/BACKEND/MODE",
+                   help="the configuration run first and last in each "
+                   "round (default: the first configuration)")
+    i.add_argument("--drift-threshold", type=float, default=10.0,
+                   metavar="PCT", help="flag a round whose control's last "
+                   "run differs from its first by more (default 10)")
+    i.add_argument("--overhead", action="store_true",
+                   help="also run the control once per round without the "
+                   "tracer, and print the tracer's overhead")
     i.add_argument("--segment-size", help="zdeb --segment-size for the "
                    "indexed, frames and pzstd variants")
     i.add_argument("--keep", action="store_true",
@@ -61,9 +75,15 @@ def parser():
     return p
 
 
+def on_signal(signum, frame):
+    raise Interrupted(signum)
+
+
 def main(argv):
     p = parser()
     a = p.parse_args(argv)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, on_signal)
     try:
         if a.cmd == "install":
             if a.runs < 1:
@@ -83,3 +103,10 @@ def main(argv):
             e.strerror or e, " '%s'" % e.filename if e.filename else ""),
             file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("zdeb-perf: interrupted", file=sys.stderr)
+        return 128 + signal.SIGINT
+    except Interrupted as e:
+        print("zdeb-perf: interrupted (signal %d)" % e.signum,
+              file=sys.stderr)
+        return 128 + e.signum

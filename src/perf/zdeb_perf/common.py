@@ -7,6 +7,7 @@ configure substituted into it, and the directory it runs from.
 
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -77,12 +78,37 @@ def first_line(cmd):
         return ""
 
 
-def timed(cmd, env=None, stdin=None, stdout=None, stderr=None, cwd=None):
-    """Runs cmd; returns (status, wall_s, rusage) from os.wait4."""
+class Interrupted(BaseException):
+    """SIGTERM or SIGHUP, raised where the program is, so that every
+    cleanup (finally) runs as for Ctrl-C."""
+
+    def __init__(self, signum):
+        BaseException.__init__(self, signum)
+        self.signum = signum
+
+
+def timed(cmd, env=None, stdin=None, stdout=None, stderr=None, cwd=None,
+          new_session=False):
+    """Runs cmd; returns (status, wall_s, rusage) from os.wait4.  With
+    new_session, cmd and its children form a process group of their own,
+    killed as a whole if the wait is interrupted (Ctrl-C, SIGTERM), so
+    that none is left using the scratch file system."""
     t0 = time.monotonic()
     p = subprocess.Popen(cmd, env=env, stdin=stdin, stdout=stdout,
-                         stderr=stderr, cwd=cwd)
-    _, status, ru = os.wait4(p.pid, 0)
+                         stderr=stderr, cwd=cwd,
+                         start_new_session=new_session)
+    try:
+        _, status, ru = os.wait4(p.pid, 0)
+    except BaseException:
+        try:
+            if new_session:
+                os.killpg(p.pid, signal.SIGKILL)
+            else:
+                p.kill()
+        except OSError:
+            pass
+        p.wait()
+        raise
     t1 = time.monotonic()
     p.returncode = os.waitstatus_to_exitcode(status)
     return p.returncode, t1 - t0, ru

@@ -7,17 +7,22 @@ with zdeb-iotrace.so preloaded; see zdeb-perf(1) for the method.
 
 import os
 import shutil
+import signal
 import subprocess
+import tarfile
 import tempfile
 import time
+
 
 from . import report
 from . import stages as stage_runs
 from .common import (PerfError, find_iotrace, find_zdeb, note, run_quiet,
                      timed)
 from .iotrace import breakdown, main_dpkg_pid, parse_trace
-from .machine import can_drop_caches, drop_caches, machine_info
+from .machine import (can_drop_caches, disk_model, drop_caches,
+                      machine_info)
 from .plot import gnuplot_term
+from .scratchfs import ScratchFS, image_size, reread, warm
 
 ALL_VARIANTS = ["xz", "gzip", "zstd-single", "zstd-indexed", "zstd-pzstd",
                 "zstd-frames", "none"]
@@ -32,6 +37,7 @@ VARIANT_ARGS = {
 }
 ALL_MODES = ["default", "unsafe-io", "eatmydata"]
 ALL_BACKENDS = ["stock", "zdeb"]
+HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
 class Install:
@@ -46,12 +52,13 @@ class Install:
         else:
             self.work = tempfile.mkdtemp(prefix="zdeb-perf.")
             self.own_work = not args.keep
-        self.scratch = os.path.abspath(args.scratch or
-                                       os.path.join(self.work, "roots"))
-        os.makedirs(self.scratch, exist_ok=True)
+        self.fs = None
         self.notes = []
         self.details = []
         self.perf = {}
+        self.drift = []
+        self.overhead = []
+        self.load_start = list(os.getloadavg())
 
     # inputs -> source .debs
     def sources(self):
@@ -180,8 +187,6 @@ class Install:
 
     # one install
     def init_root(self, root):
-        if os.path.exists(root):
-            shutil.rmtree(root)
         adm = os.path.join(root, "var", "lib", "dpkg")
         for d in ("info", "updates", "triggers"):
             os.makedirs(os.path.join(adm, d))
@@ -201,48 +206,71 @@ class Install:
             cmd = ["eatmydata"] + cmd
         return cmd
 
-    def one_run(self, debs, backend, mode, cache, trace, perf_out=None):
-        root = os.path.join(self.scratch, "root")
-        adm = self.init_root(root)
-        if os.path.exists(trace):
-            os.unlink(trace)
-        env = dict(os.environ, PATH=self.backend_env_path[backend],
-                   LC_ALL="C")
-        if self.iotrace:
-            env["LD_PRELOAD"] = self.iotrace + (
-                " " + os.environ["LD_PRELOAD"]
-                if os.environ.get("LD_PRELOAD") else "")
-            env["ZDEB_IOTRACE_FILE"] = trace
-            env["ZDEB_IOTRACE_DBDIR"] = adm
-        cmd = self.dpkg_cmd(root, adm, mode, debs)
-        if perf_out:
-            cmd = ["perf", "record", "-q", "-e", "cpu-clock", "-o",
-                   perf_out, "--"] + cmd
-        os.sync()
-        if cache == "cold":
-            drop_caches()
-        log = os.path.join(self.work, "dpkg.log")
-        with open(log, "w") as out:
-            rc, wall, ru = timed(cmd, env=env, stdout=out,
-                                 stderr=subprocess.STDOUT,
-                                 stdin=subprocess.DEVNULL)
-        t0 = time.monotonic()
-        os.sync()
-        sync_after = time.monotonic() - t0
-        with open(log, errors="replace") as fh:
-            text = fh.read()
+    def one_run(self, debs, backend, mode, cache, trace, perf_out=None,
+                traced=True):
+        """One install on a fresh scratch file system.  Returns (status,
+        wall, rusage, dpkg's output, the sync after it)."""
+        root = self.fs.fresh()
+        try:
+            adm = self.init_root(root)
+            if os.path.exists(trace):
+                os.unlink(trace)
+            env = dict(os.environ, PATH=self.backend_env_path[backend],
+                       LC_ALL="C")
+            if self.iotrace and traced:
+                env["LD_PRELOAD"] = self.iotrace + (
+                    " " + os.environ["LD_PRELOAD"]
+                    if os.environ.get("LD_PRELOAD") else "")
+                env["ZDEB_IOTRACE_FILE"] = trace
+                env["ZDEB_IOTRACE_DBDIR"] = adm
+            cmd = self.dpkg_cmd(root, adm, mode, debs)
+            if perf_out:
+                cmd = ["perf", "record", "-q", "-e", "cpu-clock", "-o",
+                       perf_out, "--"] + cmd
+            os.sync()
+            if cache == "cold":
+                drop_caches()
+            elif self.fs.kind == "dir":
+                # The same page cache for every hot run: nothing of the
+                # last run's root, the inputs and programs read again.
+                drop_caches()
+                reread(debs)
+                warm([["dpkg", "--version"], ["dpkg-deb", "--version"]],
+                     env=dict(os.environ,
+                              PATH=self.backend_env_path[backend]))
+            log = os.path.join(self.work, "dpkg.log")
+            with open(log, "w") as out:
+                rc, wall, ru = timed(cmd, env=env, stdout=out,
+                                     stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL,
+                                     new_session=True)
+            t0 = time.monotonic()
+            os.sync()
+            sync_after = time.monotonic() - t0
+            with open(log, errors="replace") as fh:
+                text = fh.read()
+        finally:
+            self.fs.release()
         return rc, wall, ru, text, sync_after
 
     def main(self):
-        """run(), then the work directory made for it goes, also when
-        run() fails (a bad option, a failed install)."""
+        """run(), then the scratch file system is undone and the work
+        directory made for it goes, also when run() fails (a bad option,
+        a failed install, an interrupt)."""
         try:
             return self.run()
         finally:
-            if self.own_work:
-                shutil.rmtree(self.work, ignore_errors=True)
+            # A second Ctrl-C must not cut the cleanup short.
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
+            try:
+                if self.fs is not None:
+                    self.fs.cleanup()
+            finally:
+                if self.own_work:
+                    shutil.rmtree(self.work, ignore_errors=True)
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
-    def run(self):
+    def check_args(self):
         a = self.a
         for v in a.variants:
             if v not in VARIANT_ARGS:
@@ -257,28 +285,147 @@ class Install:
         for b in a.backends:
             if b not in ALL_BACKENDS:
                 raise PerfError("unknown backend '%s'" % b)
+        if a.control:
+            c = a.control.split("/")
+            if len(c) != 3 or c[0] not in a.variants or \
+                    c[1] not in a.backends or c[2] not in a.modes:
+                raise PerfError("--control '%s': not VARIANT/BACKEND/MODE "
+                                "of this run's variants, backends and "
+                                "modes" % a.control)
         if a.plot:
             gnuplot_term(a.plot)
+        if a.drift_threshold < 0:
+            raise PerfError("--drift-threshold must not be negative")
         if "eatmydata" in a.modes and not shutil.which("eatmydata"):
             raise PerfError("mode eatmydata needs the eatmydata command")
         if not shutil.which("dpkg"):
             raise PerfError("dpkg not found")
+
+    def scratch_fs(self, tars):
+        """The scratch file system, tried once before any run (a failing
+        mkfs or mount stops here), and what it is."""
+        n_files = 0
+        for t in tars:
+            with tarfile.open(t, "r:") as tf:
+                n_files += sum(1 for _ in tf)
+        size = image_size(sum(os.path.getsize(t) for t in tars), n_files)
+        self.fs = ScratchFS(self.a.fs, self.work, size)
+        self.fs.fresh()
+        self.fs.release()
+        info = self.fs.describe()
+        if info["kind"] == "ext4":
+            r = run_quiet(["findmnt", "-n", "-o", "SOURCE", "-T", self.work])
+            src = r.stdout.strip() if r.returncode == 0 else ""
+            info["disk"] = "loop device on an image in %s (%s)" % (
+                self.work, disk_model(src))
+        elif info["kind"] == "tmpfs":
+            info["disk"] = "none (memory)"
+        else:
+            info["disk"] = disk_model(info.get("mount_source", ""))
+            info["before_hot_runs"] = ("sync, drop caches, read the "
+                                       "inputs and run dpkg --version and "
+                                       "dpkg-deb --version")
+        return info
+
+    def control_config(self, configs):
+        a = self.a
+        if a.control:
+            v, b, m = a.control.split("/")
+            cfg = (a.cache[0], m, v, b)
+            if cfg not in configs:
+                raise PerfError("--control '%s': backend %s is unavailable"
+                                % (a.control, b))
+            return cfg
+        return configs[0]
+
+    def new_run(self, label, cfg, i):
+        c, m, v, b = cfg
+        return {"input": label, "variant": v, "backend": b, "mode": m,
+                "cache": c, "run": i, "status": "failed", "error": "",
+                "elapsed_s": None, "user_s": None, "sys_s": None,
+                "cpu_pct": None, "max_rss_kb": None, "minflt": None,
+                "majflt": None, "inblock": None, "oublock": None,
+                "load1": round(os.getloadavg()[0], 2),
+                "drift_pct": None, "drift_flag": False, "breakdown": None}
+
+    def timed_run(self, label, cfg, i, traced=True, role="run"):
+        """One run of configuration cfg in round i, as a run record; its
+        details (when traced) say its role: "run", or "control-last" for
+        the control's second run of the round."""
+        c, m, v, b = cfg
+        run = self.new_run(label, cfg, i)
+        if c == "cold" and not self.cold_ok:
+            run["error"] = self.cold_why
+            return run
+        rc, wall, ru, text, sync_after = self.one_run(
+            self.vdebs[v], b, m, c, self.trace, traced=traced)
+        run.update({
+            "elapsed_s": round(wall, 6),
+            "user_s": round(ru.ru_utime, 6),
+            "sys_s": round(ru.ru_stime, 6),
+            "cpu_pct": round(100.0 * (ru.ru_utime + ru.ru_stime) /
+                             wall, 1) if wall > 0 else 0.0,
+            "max_rss_kb": ru.ru_maxrss, "minflt": ru.ru_minflt,
+            "majflt": ru.ru_majflt, "inblock": ru.ru_inblock,
+            "oublock": ru.ru_oublock})
+        want = self.tar_total
+        gotb, errs = self.verify[(v, b)]
+        errtxt = ""
+        if rc != 0:
+            lines = [ln.strip() for ln in text.splitlines()
+                     if "error" in ln]
+            errtxt = "dpkg exited %d: %s" % (
+                rc, (lines or ["(no error line)"])[0])
+        if gotb != want:
+            errtxt = (errtxt + "; " if errtxt else
+                      "dpkg exited 0 but ") + \
+                "dpkg-deb --fsys-tarfile gave %d of %d tar bytes" \
+                % (gotb, want)
+            if errs:
+                errtxt += " (%s)" % errs[0][2].splitlines()[0][:200]
+        if errtxt:
+            run["error"] = errtxt
+            run["status"] = "failed"
+        elif traced:
+            run["status"] = "ok"
+            recs = parse_trace(self.trace)
+            main_pid = main_dpkg_pid(recs)
+            bd, det = breakdown(wall, recs, main_pid, self.stages)
+            run["breakdown"] = bd
+            det.update({"variant": v, "backend": b, "mode": m,
+                        "cache": c, "run": i, "role": role,
+                        "sync_after_s": round(sync_after, 6)})
+            self.details.append(det)
+        else:
+            run["status"] = "ok"
+        return run
+
+    def run(self):
+        a = self.a
+        self.check_args()
         if not self.iotrace:
             self.notes.append("zdeb-iotrace.so not found: no breakdown "
-                              "(write/fsync/rename/decode/db are 0)")
+                              "(only other_s is not 0)")
         srcs = self.sources()
         label = ",".join(self.stem(d).split("_")[0] for d in srcs)
         tars = [self.tar_of(d) for d in srcs]
         tar_bytes = {d: os.path.getsize(t) for d, t in zip(srcs, tars)}
+        self.tar_total = sum(tar_bytes.values())
         vdebs = {v: [self.variant(d, v) for d in srcs] for v in a.variants}
+        self.vdebs = vdebs
         bstatus = self.setup_backends(vdebs[a.variants[0]][0])
         backends = [b for b in a.backends if b in self.backend_path]
         for b in a.backends:
             if b not in backends:
                 self.notes.append("backend %s %s" % (b, bstatus[b]))
-        cold_ok, cold_why = (True, "")
+        self.cold_ok, self.cold_why = (True, "")
         if "cold" in a.cache:
-            cold_ok, cold_why = can_drop_caches()
+            self.cold_ok, self.cold_why = can_drop_caches()
+        if a.fs not in ("ext4", "tmpfs") and "hot" in a.cache:
+            ok, why = can_drop_caches()
+            if not ok:
+                raise PerfError("--fs DIR drops the page cache before each "
+                                "hot run: %s" % why)
         perf_status = "not requested"
         if a.perf:
             r = run_quiet(["perf", "record", "-q", "-e", "cpu-clock", "-o",
@@ -287,21 +434,27 @@ class Install:
             perf_status = "available (cpu-clock sampling)" \
                 if r.returncode == 0 else \
                 "unavailable: " + (r.stderr.strip().splitlines() or ["?"])[-1]
+        fsinfo = self.scratch_fs(tars)
         extra = {
             "inputs": [os.path.basename(d) for d in srcs],
-            "tar_bytes": sum(tar_bytes.values()),
+            "tar_bytes": self.tar_total,
             "variant_bytes": {v: sum(os.path.getsize(x) for x in vdebs[v])
                               for v in a.variants},
             "backends": bstatus,
             "cache_modes": a.cache,
-            "cold_cache": ("possible" if cold_ok else cold_why)
+            "cold_cache": ("possible" if self.cold_ok else self.cold_why)
             if "cold" in a.cache else "not requested",
             "action": a.action,
             "runs_per_config": a.runs,
             "iotrace": self.iotrace or "not found",
             "perf": perf_status,
+            "fs": fsinfo,
+            "load_avg_start": self.load_start,
+            "loaded": self.load_start[0] >= report.LOADED_AT,
         }
-        self.machine = machine_info(self.scratch, self.zdeb, extra)
+        self.machine = machine_info(self.fs.base, self.zdeb, extra)
+        for k in ("filesystem", "mount_source", "mount_options", "disk"):
+            self.machine[k] = fsinfo.get(k, "unknown")
 
         note("stage runs: tar parse and md5")
         stages, self.md5_impl = stage_runs.tar_md5(tars, a.runs)
@@ -314,74 +467,54 @@ class Install:
                 verify[(v, b)] = (sum(g[0] for g in got),
                                   [g for g in got if g[1] != 0])
         self.stages = stages
+        self.verify = verify
         self.machine["md5_stage"] = self.md5_impl
         self.dec = dec
-        trace = os.path.join(self.work, "iotrace.txt")
+        self.trace = os.path.join(self.work, "iotrace.txt")
         runs = []
         configs = [(c, m, v, b) for c in a.cache for m in a.modes
                    for v in a.variants for b in backends]
+        if not configs:
+            raise PerfError("no backend is available")
+        control = self.control_config(configs)
+        order = [control] + [c for c in configs if c != control]
+        self.control = control
         for i in range(1, a.runs + 1):
-            for (c, m, v, b) in configs:
-                note("run %d/%d: %s %s %s %s" % (i, a.runs, v, b, m, c))
-                run = {"input": label, "variant": v, "backend": b,
-                       "mode": m, "cache": c, "run": i, "status": "failed",
-                       "error": "", "elapsed_s": None, "user_s": None,
-                       "sys_s": None, "cpu_pct": None, "max_rss_kb": None,
-                       "minflt": None, "majflt": None, "inblock": None,
-                       "oublock": None, "breakdown": None}
-                if c == "cold" and not cold_ok:
-                    run["error"] = cold_why
-                    runs.append(run)
-                    continue
-                rc, wall, ru, text, sync_after = self.one_run(
-                    vdebs[v], b, m, c, trace)
-                run.update({
-                    "elapsed_s": round(wall, 6),
-                    "user_s": round(ru.ru_utime, 6),
-                    "sys_s": round(ru.ru_stime, 6),
-                    "cpu_pct": round(100.0 * (ru.ru_utime + ru.ru_stime) /
-                                     wall, 1) if wall > 0 else 0.0,
-                    "max_rss_kb": ru.ru_maxrss, "minflt": ru.ru_minflt,
-                    "majflt": ru.ru_majflt, "inblock": ru.ru_inblock,
-                    "oublock": ru.ru_oublock})
-                want = sum(tar_bytes.values())
-                gotb, errs = verify[(v, b)]
-                errtxt = ""
-                if rc != 0:
-                    lines = [ln.strip() for ln in text.splitlines()
-                             if "error" in ln]
-                    errtxt = "dpkg exited %d: %s" % (
-                        rc, (lines or ["(no error line)"])[0])
-                if gotb != want:
-                    errtxt = (errtxt + "; " if errtxt else
-                              "dpkg exited 0 but ") + \
-                        "dpkg-deb --fsys-tarfile gave %d of %d tar bytes" \
-                        % (gotb, want)
-                    if errs:
-                        errtxt += " (%s)" % errs[0][2].splitlines()[0][:200]
-                if errtxt:
-                    run["error"] = errtxt
-                    run["status"] = "failed"
-                else:
-                    run["status"] = "ok"
-                    recs = parse_trace(trace)
-                    main_pid = main_dpkg_pid(recs)
-                    bd, det = breakdown(wall, recs, main_pid, stages)
-                    run["breakdown"] = bd
-                    det.update({"variant": v, "backend": b, "mode": m,
-                                "cache": c, "run": i,
-                                "sync_after_s": round(sync_after, 6)})
-                    self.details.append(det)
+            load1 = round(os.getloadavg()[0], 2)
+            first = None
+            for cfg in order:
+                c, m, v, b = cfg
+                note("run %d/%d: %s %s %s %s%s" % (
+                    i, a.runs, v, b, m, c,
+                    " (control, first)" if cfg == control else ""))
+                run = self.timed_run(label, cfg, i)
                 runs.append(run)
+                if cfg == control:
+                    first = run
+                    if a.overhead:
+                        note("run %d/%d: %s %s %s %s (control, untraced)"
+                             % (i, a.runs, v, b, m, c))
+                        u = self.timed_run(label, cfg, i, traced=False)
+                        self.overhead.append({
+                            "round": i, "traced_s": run["elapsed_s"],
+                            "untraced_s": u["elapsed_s"]})
+            c, m, v, b = control
+            note("run %d/%d: %s %s %s %s (control, last)"
+                 % (i, a.runs, v, b, m, c))
+            last = self.timed_run(label, control, i, role="control-last")
+            self.drift.append(report.round_drift(
+                i, first, last, a.drift_threshold, load1))
+        report.flag_drift(runs, self.drift)
         if a.perf and perf_status.startswith("available"):
             for v in a.variants:
                 for b in backends:
-                    if verify[(v, b)][0] != sum(tar_bytes.values()):
+                    if verify[(v, b)][0] != self.tar_total:
                         continue
                     pd = os.path.join(self.work, "perf-%s-%s.data" % (v, b))
-                    self.one_run(vdebs[v], b, a.modes[0], "hot", trace,
+                    self.one_run(vdebs[v], b, a.modes[0], "hot", self.trace,
                                  perf_out=pd)
                     self.perf[(v, b)] = stage_runs.perf_shares(pd)
+        self.machine["load_avg_end"] = list(os.getloadavg())
         self.runs = runs
         report.write_all(self)
         return 0

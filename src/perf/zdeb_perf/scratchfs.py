@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""scratchfs - the same starting state for every install run.
+
+  ext4   (default) a fresh ext4 per run: mkfs.ext4 in an image file in the
+         work directory, attached to a loop device and mounted
+  tmpfs  a fresh tmpfs per run: no disk, the CPU-only view
+  DIR    an existing directory; before each hot run the page cache is
+         dropped and the inputs are read again, so that each starts from
+         the same cache state
+
+ext4 and tmpfs need root (mount, losetup).  Every mount and loop device is
+undone after each run and by cleanup(), which the driver calls on every
+path out (also on an error, Ctrl-C or SIGTERM).
+"""
+
+import os
+import shutil
+import subprocess
+import time
+
+from .common import PerfError, run_quiet
+
+# mkfs.ext4 options: every inode table and the journal written at mkfs
+# time (lazy init would go on writing in the background during the
+# runs), no discard of the image, and a fixed UUID and directory hash
+# seed, so that every run's file system is the same.
+MKFS_EXT4 = ["mkfs.ext4", "-q", "-F", "-U", "clear", "-E",
+             "lazy_itable_init=0,lazy_journal_init=0,nodiscard,"
+             "hash_seed=6d0a7c28-8b2f-4f4e-9a51-2b7c1e3f5d10"]
+MIN_SIZE = 64 << 20
+
+
+def mounted_at(path):
+    """Is something mounted at path (per /proc/self/mountinfo)?"""
+    path = os.path.realpath(path)
+    try:
+        with open("/proc/self/mountinfo") as fh:
+            for ln in fh:
+                f = ln.split()
+                if len(f) > 4 and decode_mnt(f[4]) == path:
+                    return True
+    except OSError:
+        pass
+    return False
+
+
+def decode_mnt(s):
+    """A mountinfo field: octal escapes for space, tab, newline, '\\'."""
+    out, i = [], 0
+    while i < len(s):
+        if s[i] == "\\" and i + 3 < len(s) and s[i + 1:i + 4].isdigit():
+            out.append(chr(int(s[i + 1:i + 4], 8)))
+            i += 4
+        else:
+            out.append(s[i])
+            i += 1
+    return "".join(out)
+
+
+def image_size(tar_bytes, n_files):
+    """Room for the unpacked files (a block each at least), dpkg's
+    database and the journal, with a margin."""
+    need = 2 * tar_bytes + 8192 * n_files + MIN_SIZE
+    return (need + (1 << 20) - 1) & ~((1 << 20) - 1)
+
+
+class ScratchFS:
+    """fresh() gives an empty directory for one run's root; release()
+    ends the run (unmounts); cleanup() undoes everything, idempotent."""
+
+    def __init__(self, kind, work, size):
+        self.kind = kind
+        self.size = size
+        self.mnt = None
+        self.dev = None
+        self.image = None
+        self.direct_io = None
+        if kind in ("ext4", "tmpfs"):
+            if os.geteuid() != 0:
+                raise PerfError("--fs %s needs root (mount); use --fs DIR "
+                                "for an existing directory" % kind)
+            tools = ["mount", "umount"]
+            if kind == "ext4":
+                tools += ["mkfs.ext4", "losetup"]
+            for t in tools:
+                if not shutil.which(t):
+                    raise PerfError("--fs %s needs %s" % (kind, t))
+            self.mnt = os.path.join(work, "mnt")
+            os.makedirs(self.mnt, exist_ok=True)
+            if kind == "ext4":
+                self.image = os.path.join(work, "scratch.img")
+            self.base = self.mnt
+        else:
+            self.base = os.path.abspath(kind)
+            if not os.path.isdir(self.base):
+                raise PerfError("--fs '%s': not a directory (and not ext4 "
+                                "or tmpfs)" % kind)
+            self.kind = "dir"
+        self.info = {"kind": self.kind}
+
+    def describe(self):
+        """What the runs use: kind, commands and options, mount fields."""
+        return dict(self.info)
+
+    # one run
+    def fresh(self):
+        if self.kind == "ext4":
+            self._mkfs()
+            self._attach()
+            self._mount(["-t", "ext4", self.dev, self.mnt])
+        elif self.kind == "tmpfs":
+            self._mount(["-t", "tmpfs", "-o", "size=%d,mode=0755"
+                         % self.size, "zdeb-perf", self.mnt])
+            self.info["mkfs"] = "none"
+        root = os.path.join(self.base, "zdeb-perf-root")
+        if os.path.lexists(root):
+            shutil.rmtree(root)
+        os.makedirs(root)
+        if "mount_options" not in self.info:
+            self._record_mount()
+        return root
+
+    def release(self):
+        """After a run: unmount and detach (ext4, tmpfs); nothing for DIR
+        (the next fresh() removes the old root)."""
+        if self.mnt is not None and mounted_at(self.mnt):
+            self._umount()
+        if self.dev is not None:
+            self._detach()
+        if self.image is not None and os.path.exists(self.image):
+            os.unlink(self.image)
+
+    def cleanup(self):
+        """release(), also when a run was interrupted; for DIR the root
+        goes too."""
+        try:
+            self.release()
+        finally:
+            if self.kind == "dir":
+                shutil.rmtree(os.path.join(self.base, "zdeb-perf-root"),
+                              ignore_errors=True)
+
+    # ext4 image
+    def _mkfs(self):
+        if os.path.exists(self.image):
+            os.unlink(self.image)
+        with open(self.image, "wb") as fh:
+            fh.truncate(self.size)
+        cmd = MKFS_EXT4 + [self.image]
+        r = run_quiet(cmd)
+        if r.returncode != 0:
+            raise PerfError("%s failed: %s" % (" ".join(cmd),
+                                               r.stderr.strip()))
+        self.info["mkfs"] = " ".join(MKFS_EXT4 + ["IMAGE"])
+        self.info["image_bytes"] = self.size
+
+    def _attach(self):
+        """losetup with direct I/O (the loop device's writes go to the
+        disk, not a second time through the page cache) where the kernel
+        and the image's file system allow it, else buffered."""
+        tries = [["--direct-io=on"], []] if self.direct_io is None else \
+            [["--direct-io=on"] if self.direct_io else []]
+        err = ""
+        for extra in tries:
+            r = run_quiet(["losetup", "--find", "--show"] + extra +
+                          [self.image])
+            if r.returncode == 0 and r.stdout.strip():
+                self.dev = r.stdout.strip()
+                self.direct_io = bool(extra)
+                self.info["loop"] = "losetup %s(direct I/O %s)" % (
+                    " ".join(extra) + " " if extra else "",
+                    "on" if extra else "off")
+                return
+            err = r.stderr.strip()
+        raise PerfError("losetup failed: %s" % err)
+
+    def _detach(self):
+        dev, self.dev = self.dev, None
+        for _ in range(50):
+            r = run_quiet(["losetup", "-d", dev])
+            if r.returncode == 0:
+                return
+            time.sleep(0.1)
+        raise PerfError("cannot detach %s: %s" % (dev, r.stderr.strip()))
+
+    # mounts
+    def _mount(self, args):
+        r = run_quiet(["mount"] + args)
+        if r.returncode != 0:
+            raise PerfError("mount %s failed: %s" % (" ".join(args),
+                                                     r.stderr.strip()))
+
+    def _umount(self):
+        """umount, retried while busy (an interrupted dpkg's children may
+        hold it a moment), then lazily as a last resort."""
+        err = ""
+        for _ in range(50):
+            r = run_quiet(["umount", self.mnt])
+            if r.returncode == 0 or not mounted_at(self.mnt):
+                return
+            err = r.stderr.strip()
+            time.sleep(0.1)
+        r = run_quiet(["umount", "-l", self.mnt])
+        if r.returncode != 0:
+            raise PerfError("cannot unmount %s: %s" % (self.mnt, err))
+
+    def _record_mount(self):
+        r = run_quiet(["findmnt", "-n", "-o", "SOURCE,FSTYPE,OPTIONS", "-T",
+                       self.base])
+        parts = r.stdout.split() if r.returncode == 0 else []
+        self.info["mount_source"] = parts[0] if parts else "unknown"
+        self.info["filesystem"] = parts[1] if len(parts) > 1 else "unknown"
+        self.info["mount_options"] = parts[2] if len(parts) > 2 \
+            else "unknown"
+
+
+def reread(paths):
+    """Reads every file (into the page cache), untimed."""
+    for p in paths:
+        with open(p, "rb") as fh:
+            while fh.read(1 << 20):
+                pass
+
+
+def warm(cmds, env):
+    """Runs each command once, output discarded: its binary and libraries
+    come back into the page cache."""
+    for c in cmds:
+        subprocess.run(c, env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
