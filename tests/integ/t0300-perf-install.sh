@@ -124,3 +124,17 @@ TMPDIR=$T/tmp expect_status 2 "$PERF" install --runs 1 --variants none \
 	--json "$T/nonexistent/r.json" "$T/tree"
 expect_stderr "zdeb-perf: error: No such file or directory '$T/nonexistent/r.json'"
 ok "an output file that cannot be written is an error, not a traceback"
+
+expect_status 0 "$PERF" install --runs 1 --variants xz,none "$FS" \
+	--modes unsafe-io --pairs xz/stock,none/zdeb --workdir "$T/work" \
+	--json "$T/pairs.json" "$T/tree"
+python3 - "$T/pairs.json" <<'PY' || fail "--pairs: $(cat "$T/stdout")"
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+assert sorted((r["variant"], r["backend"]) for r in runs) == \
+    [("none", "zdeb"), ("xz", "stock")], runs
+PY
+expect_status 2 "$PERF" install --variants none --pairs none/other "$FS" \
+	--workdir "$T/work" "$T/tree"
+expect_stderr "--pairs 'none/other': not VARIANT/BACKEND"
+ok "--pairs runs only the pairs asked for"

@@ -23,6 +23,10 @@ def parser():
                    help="comma list (default: %s)" % ",".join(ALL_VARIANTS))
     i.add_argument("--backends", type=split_list, default=ALL_BACKENDS,
                    help="stock,zdeb (default both)")
+    i.add_argument("--pairs", type=split_list, default=[],
+                   metavar="VARIANT/BACKEND,...", help="only these "
+                   "variant and backend pairs (default: every variant "
+                   "with every backend)")
     i.add_argument("--modes", type=split_list, default=ALL_MODES,
                    help="default,unsafe-io,eatmydata (default all)")
     i.add_argument("--cache", type=split_list, default=["hot"],

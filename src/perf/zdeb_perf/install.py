@@ -285,6 +285,11 @@ class Install:
         for b in a.backends:
             if b not in ALL_BACKENDS:
                 raise PerfError("unknown backend '%s'" % b)
+        for pr in a.pairs:
+            v, _, b = pr.partition("/")
+            if v not in a.variants or b not in a.backends:
+                raise PerfError("--pairs '%s': not VARIANT/BACKEND of this "
+                                "run's variants and backends" % pr)
         if a.control:
             c = a.control.split("/")
             if len(c) != 3 or c[0] not in a.variants or \
@@ -462,6 +467,8 @@ class Install:
         verify = {}
         for v in a.variants:
             for b in backends:
+                if a.pairs and "%s/%s" % (v, b) not in a.pairs:
+                    continue
                 dec[(v, b)] = self.stage_decode(b, vdebs[v])
                 got = [self.decoded_bytes(b, d) for d in vdebs[v]]
                 verify[(v, b)] = (sum(g[0] for g in got),
@@ -473,7 +480,8 @@ class Install:
         self.trace = os.path.join(self.work, "iotrace.txt")
         runs = []
         configs = [(c, m, v, b) for c in a.cache for m in a.modes
-                   for v in a.variants for b in backends]
+                   for v in a.variants for b in backends
+                   if not a.pairs or "%s/%s" % (v, b) in a.pairs]
         if not configs:
             raise PerfError("no backend is available")
         control = self.control_config(configs)
@@ -508,7 +516,8 @@ class Install:
         if a.perf and perf_status.startswith("available"):
             for v in a.variants:
                 for b in backends:
-                    if verify[(v, b)][0] != self.tar_total:
+                    if (v, b) not in verify or \
+                            verify[(v, b)][0] != self.tar_total:
                         continue
                     pd = os.path.join(self.work, "perf-%s-%s.data" % (v, b))
                     self.one_run(vdebs[v], b, a.modes[0], "hot", self.trace,
