@@ -3,8 +3,9 @@
 # t0330-perf-drift.sh - zdeb-perf install's control configuration: it runs
 # first and last in every round, the table prints each round's first and
 # last time, a round whose control drifts more than --drift-threshold has
-# every run flagged (table and JSON), --control picks the control, and
-# --overhead times it once more per round without the tracer.
+# every run flagged (table and JSON), --control picks the control,
+# --overhead times it once more per round without the tracer, and --nice
+# runs dpkg at another priority.
 . "${ZDEB_SRCDIR:-$(dirname "$0")/../..}/tests/integ/lib.sh"
 
 need dpkg dpkg-deb python3 tar mount
@@ -79,3 +80,22 @@ expect_status 2 "$PERF" install --fs tmpfs --control gzip/stock/default \
 	--variants none --workdir "$T/work" "$T/tree"
 expect_stderr "--control 'gzip/stock/default': not VARIANT/BACKEND/MODE"
 ok "a --control outside the run is an error"
+
+# --nice: dpkg and its children (here a PATH eatmydata that notes its own
+# nice value) run at the nice value asked for.
+mkdir "$T/bin"
+cat >"$T/bin/eatmydata" <<EOF
+#!/bin/sh
+ps -o ni= -p \$\$ >>"$T/nice.txt"
+exec "\$@"
+EOF
+chmod +x "$T/bin/eatmydata"
+PATH=$T/bin:$PATH expect_status 0 "$PERF" install --runs 1 --fs tmpfs \
+	--variants none --backends stock --modes eatmydata --nice -7 \
+	--workdir "$T/work" --json "$T/nice.json" "$T/tree"
+[ "$(tr -d ' ' <"$T/nice.txt" | sort -u)" = -7 ] ||
+	fail "--nice -7: dpkg ran at $(cat "$T/nice.txt")"
+[ "$(wc -l <"$T/nice.txt")" -eq 2 ] || fail "runs: $(cat "$T/nice.txt")"
+grep -q '"nice": -7' "$T/nice.json" || fail "nice not in the JSON"
+grep -q 'dpkg at nice -7' "$T/stdout" || fail "nice not in the table"
+ok "--nice -7: dpkg runs at nice -7, recorded in the table and JSON"

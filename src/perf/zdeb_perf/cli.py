@@ -54,6 +54,10 @@ def parser():
     i.add_argument("--drift-threshold", type=float, default=10.0,
                    metavar="PCT", help="flag a round whose control's last "
                    "run differs from its first by more (default 10)")
+    i.add_argument("--nice", type=int, default=0, metavar="N",
+                   help="run dpkg (and its children) at nice N, e.g. -10 "
+                   "to shield the runs from other work on a shared "
+                   "machine (below 0 needs root)")
     i.add_argument("--overhead", action="store_true",
                    help="also run the control once per round without the "
                    "tracer, and print the tracer's overhead")

@@ -88,15 +88,20 @@ class Interrupted(BaseException):
 
 
 def timed(cmd, env=None, stdin=None, stdout=None, stderr=None, cwd=None,
-          new_session=False):
+          new_session=False, nice=0):
     """Runs cmd; returns (status, wall_s, rusage) from os.wait4.  With
     new_session, cmd and its children form a process group of their own,
     killed as a whole if the wait is interrupted (Ctrl-C, SIGTERM), so
-    that none is left using the scratch file system."""
+    that none is left using the scratch file system.  A nice value other
+    than 0 is set in the child before it executes cmd."""
+    def set_nice():
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
+
     t0 = time.monotonic()
     p = subprocess.Popen(cmd, env=env, stdin=stdin, stdout=stdout,
                          stderr=stderr, cwd=cwd,
-                         start_new_session=new_session)
+                         start_new_session=new_session,
+                         preexec_fn=set_nice if nice else None)
     try:
         _, status, ru = os.wait4(p.pid, 0)
     except BaseException:

@@ -243,7 +243,7 @@ class Install:
                 rc, wall, ru = timed(cmd, env=env, stdout=out,
                                      stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL,
-                                     new_session=True)
+                                     new_session=True, nice=self.a.nice)
             t0 = time.monotonic()
             os.sync()
             sync_after = time.monotonic() - t0
@@ -299,6 +299,8 @@ class Install:
                                 "modes" % a.control)
         if a.plot:
             gnuplot_term(a.plot)
+        if a.nice < 0 and os.geteuid() != 0:
+            raise PerfError("--nice below 0 needs root")
         if a.drift_threshold < 0:
             raise PerfError("--drift-threshold must not be negative")
         if "eatmydata" in a.modes and not shutil.which("eatmydata"):
@@ -454,6 +456,7 @@ class Install:
             "iotrace": self.iotrace or "not found",
             "perf": perf_status,
             "fs": fsinfo,
+            "nice": a.nice,
             "load_avg_start": self.load_start,
             "loaded": self.load_start[0] >= report.LOADED_AT,
         }

@@ -132,9 +132,9 @@ def table(res):
     lines.append("scratch: %s; mounted %s %s; disk %s"
                  % (how, m["filesystem"], m["mount_options"], m["disk"]))
     lines.append("stage runs (CPU time): tar -t %.3f s, md5 %.3f s with "
-                 "%s (per install)"
+                 "%s (per install); dpkg at nice %d"
                  % (res.stages["tar_s"], res.stages["md5_s"],
-                    res.md5_impl))
+                    res.md5_impl, m["nice"]))
     hdr = ("%-12s %-5s %-9s %-4s %20s %5s %6s %6s %5s %7s | %s | "
            "%6s %6s %6s"
            % ("variant", "back", "mode", "cach", "elapsed s [min-max]",
