@@ -87,6 +87,7 @@ mkdir "$T/bin"
 cat >"$T/bin/eatmydata" <<EOF
 #!/bin/sh
 ps -o ni= -p \$\$ >>"$T/nice.txt"
+cat /proc/self/autogroup >>"$T/autogroup.txt" 2>/dev/null || :
 exec "\$@"
 EOF
 chmod +x "$T/bin/eatmydata"
@@ -96,6 +97,11 @@ PATH=$T/bin:$PATH expect_status 0 "$PERF" install --runs 1 --fs tmpfs \
 [ "$(tr -d ' ' <"$T/nice.txt" | sort -u)" = -7 ] ||
 	fail "--nice -7: dpkg ran at $(cat "$T/nice.txt")"
 [ "$(wc -l <"$T/nice.txt")" -eq 2 ] || fail "runs: $(cat "$T/nice.txt")"
+# With autogroup scheduling dpkg's session has the nice value too.
+if [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ]; then
+	[ "$(grep -c ' nice -7$' "$T/autogroup.txt")" -eq 2 ] ||
+		fail "--nice -7: dpkg's autogroup: $(cat "$T/autogroup.txt")"
+fi
 grep -q '"nice": -7' "$T/nice.json" || fail "nice not in the JSON"
 grep -q 'dpkg at nice -7' "$T/stdout" || fail "nice not in the table"
 ok "--nice -7: dpkg runs at nice -7, recorded in the table and JSON"

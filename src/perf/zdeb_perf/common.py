@@ -93,9 +93,17 @@ def timed(cmd, env=None, stdin=None, stdout=None, stderr=None, cwd=None,
     new_session, cmd and its children form a process group of their own,
     killed as a whole if the wait is interrupted (Ctrl-C, SIGTERM), so
     that none is left using the scratch file system.  A nice value other
-    than 0 is set in the child before it executes cmd."""
+    than 0 is set in the child before it executes cmd; with autogroup
+    scheduling it is also the nice value of the child's new session,
+    without which it would count only against the session's own tasks."""
     def set_nice():
         os.setpriority(os.PRIO_PROCESS, 0, nice)
+        if new_session:
+            try:
+                with open("/proc/self/autogroup", "w") as fh:
+                    fh.write("%d\n" % nice)
+            except OSError:
+                pass
 
     t0 = time.monotonic()
     p = subprocess.Popen(cmd, env=env, stdin=stdin, stdout=stdout,
