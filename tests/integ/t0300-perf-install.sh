@@ -65,8 +65,15 @@ for r in runs:
     for k in bkeys:
         assert isinstance(b[k], num) and b[k] >= 0, (k, b[k])
     s = sum(b.values())
-    assert abs(s - r["elapsed_s"]) <= 0.05 * r["elapsed_s"] + 1e-6, \
-        (r["variant"], r["mode"], s, r["elapsed_s"])
+    # The parts sum to elapsed (to rounding), unless the stage estimates
+    # of tar and md5 (on a package this small, mostly tar's start-up)
+    # overshoot: then other_s is 0 and the excess is at most theirs.
+    if b["other_s"] > 0:
+        assert abs(s - r["elapsed_s"]) <= 1e-5, \
+            (r["variant"], r["mode"], s, r["elapsed_s"])
+    else:
+        assert 0 <= s - r["elapsed_s"] <= b["tar_s"] + b["md5_s"] + 1e-5, \
+            (r["variant"], r["mode"], s, r["elapsed_s"], b)
 stock = {(r["variant"], r["mode"]): r for r in runs if r["backend"] == "stock"}
 for v in ("zstd-pzstd", "zstd-frames"):
     for mode in ("unsafe-io", "eatmydata"):
