@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/ubuntu-2018.sh [--runs N] [--cache DIR] [--fs ext4|tmpfs|DIR]
-#                      [--modes LIST] [--only LIST] [--zdeb PATH]
+#                      [--modes LIST] [--only LIST] [--nice N] [--zdeb PATH]
 #
 # Ubuntu's 2018 announcement of zstd for dpkg published xz -> zstd install
 # times (plain dpkg -i and under eatmydata) for three big packages, and
@@ -20,7 +20,8 @@
 # without a chroot here, and the kernel's would work on this machine's
 # /lib/modules and /boot.  Ubuntu's times include them (update-initramfs
 # for the kernel), ours do not.  --only takes some of kernel, firefox,
-# libreoffice.  Needs root (mount, apt-get).  Not a test.
+# libreoffice.  dpkg runs at nice -10 (--nice): the machines this was
+# written on are shared.  Needs root (mount, apt-get).  Not a test.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=4
@@ -28,6 +29,7 @@ cache=/var/tmp/zdeb-ubuntu-2018
 fs=ext4
 modes=default,eatmydata
 only="kernel firefox libreoffice"
+nice=-10
 zdeb=${ZDEB:-$top/_build/src/zdeb}
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -36,8 +38,9 @@ while [ $# -gt 0 ]; do
 	--fs) fs=$2; shift 2;;
 	--modes) modes=$2; shift 2;;
 	--only) only=${2//,/ }; shift 2;;
+	--nice) nice=$2; shift 2;;
 	--zdeb) zdeb=$2; shift 2;;
-	-h|--help) sed -n '3,25p' "$0"; exit 0;;
+	-h|--help) sed -n '3,26p' "$0"; exit 0;;
 	*) echo "unknown option: $1" >&2; exit 2;;
 	esac
 done
@@ -96,14 +99,14 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 echo "bench/ubuntu-2018.sh: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
 lscpu | grep -E '^L[123][di]? cache' | sed 's/  */ /g' | paste -sd';' -
 echo "zdeb $("$zdeb" --version | head -1 | cut -d' ' -f2); $(dpkg --version | head -1); load average $(load) at start"
-echo "zdeb-perf install --runs $runs --fs $fs --modes $modes, variants xz -6 and zstd -19 with stock dpkg-deb, zstd -19 indexed with zdeb as dpkg-deb; maintainer scripts removed"
+echo "zdeb-perf install --runs $runs --fs $fs --modes $modes --nice $nice, variants xz -6 and zstd -19 with stock dpkg-deb, zstd -19 indexed with zdeb as dpkg-deb; maintainer scripts removed"
 
 for name in $only; do
 	[ -n "${PKG[$name]:-}" ] || { echo "--only: unknown '$name'" >&2; exit 2; }
 	deb=$(fetch "${PKG[$name]}")
 	nd=$(noscripts "$deb")
 	echo "== $name: $(basename "$deb"), load average $(load)" >&2
-	"$perf" install --runs "$runs" --fs "$fs" --modes "$modes" \
+	"$perf" install --runs "$runs" --fs "$fs" --modes "$modes" --nice "$nice" \
 		--variants xz,zstd-single,zstd-indexed --backends stock,zdeb \
 		--pairs xz/stock,zstd-single/stock,zstd-indexed/zdeb --perf \
 		--workdir "$cache/work/$name" --json "$cache/out/$name.json" \
