@@ -98,10 +98,15 @@ static uint64_t cat_in_ns[IOT_NCATS];	/* part of cat_ns spent in a stream */
  * and the rest (database, control area, deferred fsync and rename).
  * Written by the thread that reads the pipe (dpkg has one).
  *
- * The user CPU time of the process during its streams (getrusage at the
- * start and end of each) is dpkg's own work on the files it unpacks:
- * tar parsing, md5, its bookkeeping.  System time is not taken: the
- * system calls that matter are timed one by one.
+ * In a stream the reading thread's CPU time (CLOCK_THREAD_CPUTIME_ID,
+ * exact, unlike the tick-sampled user time of getrusage) is taken at its
+ * start and end, and around every wrapped call: what is left of the
+ * stream's CPU time once the calls' is taken off is dpkg's own work
+ * between its calls (tar parsing, md5, its bookkeeping), and what is left
+ * of the wall time between the calls once that CPU time is taken off is
+ * time dpkg was not running there (waiting for a CPU, page faults).
+ * The user time (getrusage) and the involuntary context switches are
+ * kept as well.
  */
 static int in_stream;
 static uint64_t stream_start_ns;
@@ -111,6 +116,14 @@ static uint64_t stream_start_utime_us;
 static uint64_t stream_utime_us;
 static uint64_t stream_start_nivcsw;	/* preempted, in the streams */
 static uint64_t stream_nivcsw;
+static uint64_t stream_start_cpu_ns;
+static uint64_t stream_cpu_ns;		/* the reading thread's CPU time */
+static uint64_t stream_call_cpu_ns;	/* ... of it in wrapped calls */
+
+/* The calling thread's CPU time at the start of its current wrapped
+ * call, when the call began in a stream. */
+static __thread uint64_t call_cpu0;
+static __thread int call_cpu_on;
 
 /* FD_DB_RD and FD_DB_WR: opened on a path in the database, for reading
  * or for writing. */
@@ -138,6 +151,27 @@ now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static uint64_t
+thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The start of a wrapped call: its wall clock, and in a stream the
+ * thread's CPU clock. */
+static uint64_t
+call_begin(void)
+{
+	call_cpu_on = __atomic_load_n(&in_stream, __ATOMIC_RELAXED);
+	if (call_cpu_on != 0)
+		call_cpu0 = thread_cpu_ns();
+	return now_ns();
+}
+
 static void
 account(enum iot_cat c, uint64_t t0, long long bytes)
 {
@@ -145,8 +179,14 @@ account(enum iot_cat c, uint64_t t0, long long bytes)
 
 	__atomic_fetch_add(&cat_n[c], 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&cat_ns[c], dt, __ATOMIC_RELAXED);
-	if (__atomic_load_n(&in_stream, __ATOMIC_RELAXED) != 0)
+	if (__atomic_load_n(&in_stream, __ATOMIC_RELAXED) != 0) {
 		__atomic_fetch_add(&cat_in_ns[c], dt, __ATOMIC_RELAXED);
+		if (call_cpu_on != 0)
+			__atomic_fetch_add(&stream_call_cpu_ns,
+			                   thread_cpu_ns() - call_cpu0,
+			                   __ATOMIC_RELAXED);
+	}
+	call_cpu_on = 0;
 	if (bytes > 0)
 		__atomic_fetch_add(&cat_bytes[c], (uint64_t)bytes,
 		                   __ATOMIC_RELAXED);
@@ -171,6 +211,7 @@ stream_end(void)
 {
 	uint64_t u, n;
 
+	stream_cpu_ns += thread_cpu_ns() - stream_start_cpu_ns;
 	usage_now(&u, &n);
 	stream_ns += now_ns() - stream_start_ns;
 	if (u > stream_start_utime_us)
@@ -188,6 +229,7 @@ stream_note(enum iot_cat c, uint64_t t0, ssize_t rc)
 	if (rc > 0 && in_stream == 0) {
 		stream_start_ns = t0;
 		usage_now(&stream_start_utime_us, &stream_start_nivcsw);
+		stream_start_cpu_ns = thread_cpu_ns();
 		stream_n++;
 		__atomic_store_n(&in_stream, 1, __ATOMIC_RELAXED);
 	} else if (rc == 0 && in_stream != 0) {
@@ -387,7 +429,7 @@ ZD_IOT_EXPORT int
 fsync(int fd)
 {
 	REAL(int, fsync, int);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(fd_cat(IOT_FSYNC, fd), t0, real_fsync(fd));
 }
@@ -396,7 +438,7 @@ ZD_IOT_EXPORT int
 fdatasync(int fd)
 {
 	REAL(int, fdatasync, int);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(fd_cat(IOT_FSYNC, fd), t0, real_fdatasync(fd));
 }
@@ -405,7 +447,7 @@ ZD_IOT_EXPORT int
 sync_file_range(int fd, off64_t off, off64_t n, unsigned int flags)
 {
 	REAL(int, sync_file_range, int, off64_t, off64_t, unsigned int);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(fd_cat(IOT_FSYNC, fd), t0, real_sync_file_range(fd, off, n, flags));
 }
@@ -414,7 +456,7 @@ ZD_IOT_EXPORT int
 syncfs(int fd)
 {
 	REAL(int, syncfs, int);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(fd_cat(IOT_FSYNC, fd), t0, real_syncfs(fd));
 }
@@ -431,7 +473,7 @@ ZD_IOT_EXPORT int
 rename(const char *from, const char *to)
 {
 	REAL(int, rename, const char *, const char *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(rename_cat(from, to), t0, real_rename(from, to));
 }
@@ -440,7 +482,7 @@ ZD_IOT_EXPORT int
 renameat(int dfrom, const char *from, int dto, const char *to)
 {
 	REAL(int, renameat, int, const char *, int, const char *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(rename_cat(from, to), t0,
 	             real_renameat(dfrom, from, dto, to));
@@ -452,7 +494,7 @@ renameat2(int dfrom, const char *from, int dto, const char *to,
 {
 	REAL(int, renameat2, int, const char *, int, const char *,
 	     unsigned int);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(rename_cat(from, to), t0,
 	             real_renameat2(dfrom, from, dto, to, flags));
@@ -465,7 +507,7 @@ write(int fd, const void *buf, size_t n)
 {
 	REAL(ssize_t, write, int, const void *, size_t);
 	enum iot_cat c = write_cat(fd);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed_io(c, t0, real_write(fd, buf, n));
 }
@@ -475,7 +517,7 @@ pwrite(int fd, const void *buf, size_t n, off_t off)
 {
 	REAL(ssize_t, pwrite, int, const void *, size_t, off_t);
 	enum iot_cat c = write_cat(fd);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed_io(c, t0, real_pwrite(fd, buf, n, off));
 }
@@ -485,7 +527,7 @@ pwrite64(int fd, const void *buf, size_t n, off64_t off)
 {
 	REAL(ssize_t, pwrite64, int, const void *, size_t, off64_t);
 	enum iot_cat c = write_cat(fd);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed_io(c, t0, real_pwrite64(fd, buf, n, off));
 }
@@ -495,7 +537,7 @@ writev(int fd, const struct iovec *iov, int cnt)
 {
 	REAL(ssize_t, writev, int, const struct iovec *, int);
 	enum iot_cat c = write_cat(fd);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed_io(c, t0, real_writev(fd, iov, cnt));
 }
@@ -505,7 +547,7 @@ ftruncate(int fd, off_t len)
 {
 	REAL(int, ftruncate, int, off_t);
 	enum iot_cat c = write_cat(fd);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(c, t0, real_ftruncate(fd, len));
 }
@@ -517,7 +559,7 @@ read(int fd, void *buf, size_t n)
 {
 	REAL(ssize_t, read, int, void *, size_t);
 	enum iot_cat c = read_cat(fd);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed_io(c, t0, real_read(fd, buf, n));
 }
@@ -527,7 +569,7 @@ pread(int fd, void *buf, size_t n, off_t off)
 {
 	REAL(ssize_t, pread, int, void *, size_t, off_t);
 	enum iot_cat c = read_cat(fd);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed_io(c, t0, real_pread(fd, buf, n, off));
 }
@@ -537,7 +579,7 @@ pread64(int fd, void *buf, size_t n, off64_t off)
 {
 	REAL(ssize_t, pread64, int, void *, size_t, off64_t);
 	enum iot_cat c = read_cat(fd);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed_io(c, t0, real_pread64(fd, buf, n, off));
 }
@@ -547,7 +589,7 @@ readv(int fd, const struct iovec *iov, int cnt)
 {
 	REAL(ssize_t, readv, int, const struct iovec *, int);
 	enum iot_cat c = read_cat(fd);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed_io(c, t0, real_readv(fd, iov, cnt));
 }
@@ -578,7 +620,7 @@ open(const char *path, int flags, ...)
 	uint64_t t0;
 
 	OPEN_MODE(flags, mode);
-	t0 = now_ns();
+	t0 = call_begin();
 	return timed_open(t0, real_open(path, flags, mode), path, flags);
 }
 
@@ -590,7 +632,7 @@ open64(const char *path, int flags, ...)
 	uint64_t t0;
 
 	OPEN_MODE(flags, mode);
-	t0 = now_ns();
+	t0 = call_begin();
 	return timed_open(t0, real_open64(path, flags, mode), path,
 	                  flags);
 }
@@ -603,7 +645,7 @@ openat(int dfd, const char *path, int flags, ...)
 	uint64_t t0;
 
 	OPEN_MODE(flags, mode);
-	t0 = now_ns();
+	t0 = call_begin();
 	return timed_open(t0, real_openat(dfd, path, flags, mode), path,
 	                  flags);
 }
@@ -616,7 +658,7 @@ openat64(int dfd, const char *path, int flags, ...)
 	uint64_t t0;
 
 	OPEN_MODE(flags, mode);
-	t0 = now_ns();
+	t0 = call_begin();
 	return timed_open(t0, real_openat64(dfd, path, flags, mode),
 	                  path, flags);
 }
@@ -625,7 +667,7 @@ ZD_IOT_EXPORT int
 creat(const char *path, mode_t mode)
 {
 	REAL(int, creat, const char *, mode_t);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed_open(t0, real_creat(path, mode), path,
 	                  O_CREAT | O_WRONLY | O_TRUNC);
@@ -642,7 +684,7 @@ close(int fd)
 	    __atomic_load_n(&fd_kind[fd], __ATOMIC_RELAXED) == FD_DB_WR)
 		c = IOT_DBWRITE;
 	fd_forget(fd);
-	t0 = now_ns();
+	t0 = call_begin();
 	return timed(c, t0, real_close(fd));
 }
 
@@ -650,7 +692,7 @@ ZD_IOT_EXPORT int
 unlink(const char *path)
 {
 	REAL(int, unlink, const char *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_UNLINK, path), t0, real_unlink(path));
 }
@@ -660,7 +702,7 @@ unlinkat(int dfd, const char *path, int flags)
 {
 	REAL(int, unlinkat, int, const char *, int);
 	enum iot_cat c = (flags & AT_REMOVEDIR) != 0 ? IOT_RMDIR : IOT_UNLINK;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(c, path), t0, real_unlinkat(dfd, path, flags));
 }
@@ -671,7 +713,7 @@ ZD_IOT_EXPORT int
 mkdir(const char *path, mode_t mode)
 {
 	REAL(int, mkdir, const char *, mode_t);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_MKDIR, path), t0, real_mkdir(path, mode));
 }
@@ -680,7 +722,7 @@ ZD_IOT_EXPORT int
 mkdirat(int dfd, const char *path, mode_t mode)
 {
 	REAL(int, mkdirat, int, const char *, mode_t);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_MKDIR, path), t0,
 	             real_mkdirat(dfd, path, mode));
@@ -690,7 +732,7 @@ ZD_IOT_EXPORT int
 rmdir(const char *path)
 {
 	REAL(int, rmdir, const char *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_RMDIR, path), t0, real_rmdir(path));
 }
@@ -699,7 +741,7 @@ ZD_IOT_EXPORT int
 link(const char *from, const char *to)
 {
 	REAL(int, link, const char *, const char *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_LINK, to), t0, real_link(from, to));
 }
@@ -708,7 +750,7 @@ ZD_IOT_EXPORT int
 linkat(int dfrom, const char *from, int dto, const char *to, int flags)
 {
 	REAL(int, linkat, int, const char *, int, const char *, int);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_LINK, to), t0,
 	             real_linkat(dfrom, from, dto, to, flags));
@@ -718,7 +760,7 @@ ZD_IOT_EXPORT int
 symlink(const char *target, const char *path)
 {
 	REAL(int, symlink, const char *, const char *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_LINK, path), t0, real_symlink(target, path));
 }
@@ -727,7 +769,7 @@ ZD_IOT_EXPORT int
 symlinkat(const char *target, int dfd, const char *path)
 {
 	REAL(int, symlinkat, const char *, int, const char *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_LINK, path), t0,
 	             real_symlinkat(target, dfd, path));
@@ -747,7 +789,7 @@ ZD_IOT_EXPORT int
 stat(const char *path, struct stat *st)
 {
 	REAL(int, stat, const char *, struct stat *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(IOT_STAT, t0, real_stat(path, st));
 }
@@ -756,7 +798,7 @@ ZD_IOT_EXPORT int
 lstat(const char *path, struct stat *st)
 {
 	REAL(int, lstat, const char *, struct stat *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(IOT_STAT, t0, real_lstat(path, st));
 }
@@ -764,7 +806,7 @@ lstat(const char *path, struct stat *st)
 ZD_IOT_EXPORT int
 fstat(int fd, struct stat *st)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(IOT_STAT, t0, real_fstat_call(fd, st));
 }
@@ -773,7 +815,7 @@ ZD_IOT_EXPORT int
 fstatat(int dfd, const char *path, struct stat *st, int flags)
 {
 	REAL(int, fstatat, int, const char *, struct stat *, int);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(IOT_STAT, t0, real_fstatat(dfd, path, st, flags));
 }
@@ -782,7 +824,7 @@ ZD_IOT_EXPORT int
 stat64(const char *path, struct stat64 *st)
 {
 	REAL(int, stat64, const char *, struct stat64 *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(IOT_STAT, t0, real_stat64(path, st));
 }
@@ -791,7 +833,7 @@ ZD_IOT_EXPORT int
 lstat64(const char *path, struct stat64 *st)
 {
 	REAL(int, lstat64, const char *, struct stat64 *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(IOT_STAT, t0, real_lstat64(path, st));
 }
@@ -800,7 +842,7 @@ ZD_IOT_EXPORT int
 fstat64(int fd, struct stat64 *st)
 {
 	REAL(int, fstat64, int, struct stat64 *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(IOT_STAT, t0, real_fstat64(fd, st));
 }
@@ -809,7 +851,7 @@ ZD_IOT_EXPORT int
 fstatat64(int dfd, const char *path, struct stat64 *st, int flags)
 {
 	REAL(int, fstatat64, int, const char *, struct stat64 *, int);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(IOT_STAT, t0, real_fstatat64(dfd, path, st, flags));
 }
@@ -820,7 +862,7 @@ statx(int dfd, const char *path, int flags, unsigned int mask,
 {
 	REAL(int, statx, int, const char *, int, unsigned int,
 	     struct statx *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(IOT_STAT, t0, real_statx(dfd, path, flags, mask, st));
 }
@@ -829,7 +871,7 @@ ZD_IOT_EXPORT int
 access(const char *path, int mode)
 {
 	REAL(int, access, const char *, int);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(IOT_STAT, t0, real_access(path, mode));
 }
@@ -838,7 +880,7 @@ ZD_IOT_EXPORT int
 faccessat(int dfd, const char *path, int mode, int flags)
 {
 	REAL(int, faccessat, int, const char *, int, int);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(IOT_STAT, t0, real_faccessat(dfd, path, mode, flags));
 }
@@ -847,7 +889,7 @@ ZD_IOT_EXPORT ssize_t
 readlink(const char *path, char *buf, size_t n)
 {
 	REAL(ssize_t, readlink, const char *, char *, size_t);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 	ssize_t rc = real_readlink(path, buf, n);
 	int e = errno;
 
@@ -860,7 +902,7 @@ ZD_IOT_EXPORT ssize_t
 readlinkat(int dfd, const char *path, char *buf, size_t n)
 {
 	REAL(ssize_t, readlinkat, int, const char *, char *, size_t);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 	ssize_t rc = real_readlinkat(dfd, path, buf, n);
 	int e = errno;
 
@@ -875,7 +917,7 @@ ZD_IOT_EXPORT int
 chmod(const char *path, mode_t mode)
 {
 	REAL(int, chmod, const char *, mode_t);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_CHMOD, path), t0, real_chmod(path, mode));
 }
@@ -884,7 +926,7 @@ ZD_IOT_EXPORT int
 fchmod(int fd, mode_t mode)
 {
 	REAL(int, fchmod, int, mode_t);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(fd_cat(IOT_CHMOD, fd), t0, real_fchmod(fd, mode));
 }
@@ -893,7 +935,7 @@ ZD_IOT_EXPORT int
 fchmodat(int dfd, const char *path, mode_t mode, int flags)
 {
 	REAL(int, fchmodat, int, const char *, mode_t, int);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_CHMOD, path), t0,
 	             real_fchmodat(dfd, path, mode, flags));
@@ -903,7 +945,7 @@ ZD_IOT_EXPORT int
 chown(const char *path, uid_t uid, gid_t gid)
 {
 	REAL(int, chown, const char *, uid_t, gid_t);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_CHOWN, path), t0,
 	             real_chown(path, uid, gid));
@@ -913,7 +955,7 @@ ZD_IOT_EXPORT int
 lchown(const char *path, uid_t uid, gid_t gid)
 {
 	REAL(int, lchown, const char *, uid_t, gid_t);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_CHOWN, path), t0,
 	             real_lchown(path, uid, gid));
@@ -923,7 +965,7 @@ ZD_IOT_EXPORT int
 fchown(int fd, uid_t uid, gid_t gid)
 {
 	REAL(int, fchown, int, uid_t, gid_t);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(fd_cat(IOT_CHOWN, fd), t0, real_fchown(fd, uid, gid));
 }
@@ -932,7 +974,7 @@ ZD_IOT_EXPORT int
 fchownat(int dfd, const char *path, uid_t uid, gid_t gid, int flags)
 {
 	REAL(int, fchownat, int, const char *, uid_t, gid_t, int);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_CHOWN, path), t0,
 	             real_fchownat(dfd, path, uid, gid, flags));
@@ -944,7 +986,7 @@ ZD_IOT_EXPORT int
 utime(const char *path, const struct utimbuf *t)
 {
 	REAL(int, utime, const char *, const struct utimbuf *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_UTIME, path), t0, real_utime(path, t));
 }
@@ -953,7 +995,7 @@ ZD_IOT_EXPORT int
 utimes(const char *path, const struct timeval t[2])
 {
 	REAL(int, utimes, const char *, const struct timeval *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_UTIME, path), t0, real_utimes(path, t));
 }
@@ -962,7 +1004,7 @@ ZD_IOT_EXPORT int
 lutimes(const char *path, const struct timeval t[2])
 {
 	REAL(int, lutimes, const char *, const struct timeval *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_UTIME, path), t0, real_lutimes(path, t));
 }
@@ -971,7 +1013,7 @@ ZD_IOT_EXPORT int
 futimes(int fd, const struct timeval t[2])
 {
 	REAL(int, futimes, int, const struct timeval *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(fd_cat(IOT_UTIME, fd), t0, real_futimes(fd, t));
 }
@@ -980,7 +1022,7 @@ ZD_IOT_EXPORT int
 utimensat(int dfd, const char *path, const struct timespec t[2], int flags)
 {
 	REAL(int, utimensat, int, const char *, const struct timespec *, int);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(path_cat(IOT_UTIME, path), t0,
 	             real_utimensat(dfd, path, t, flags));
@@ -990,7 +1032,7 @@ ZD_IOT_EXPORT int
 futimens(int fd, const struct timespec t[2])
 {
 	REAL(int, futimens, int, const struct timespec *);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = call_begin();
 
 	return timed(fd_cat(IOT_UTIME, fd), t0, real_futimens(fd, t));
 }
@@ -1011,6 +1053,8 @@ reset_after_fork(void)
 	stream_n = 0;
 	stream_utime_us = 0;
 	stream_nivcsw = 0;
+	stream_cpu_ns = 0;
+	stream_call_cpu_ns = 0;
 	start_ns = now_ns();
 }
 
@@ -1068,7 +1112,8 @@ iotrace_fini(void)
 	len += (size_t)snprintf(line + len, sizeof(line) - len,
 		"pid=%ld ppid=%ld exe=%s fsys=%d ctrl=%d start_ns=%llu "
 		"end_ns=%llu utime_us=%lld stime_us=%lld stream_n=%llu "
-		"stream_ns=%llu stream_utime_us=%llu stream_nivcsw=%llu",
+		"stream_ns=%llu stream_utime_us=%llu stream_nivcsw=%llu "
+		"stream_cpu_ns=%llu stream_call_cpu_ns=%llu",
 		(long)getpid(), (long)getppid(),
 		exe_name[0] != '\0' ? exe_name : "?", role_fsys, role_ctrl,
 		(unsigned long long)start_ns,
@@ -1077,7 +1122,9 @@ iotrace_fini(void)
 		(long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec,
 		(unsigned long long)stream_n, (unsigned long long)stream_ns,
 		(unsigned long long)stream_utime_us,
-		(unsigned long long)stream_nivcsw);
+		(unsigned long long)stream_nivcsw,
+		(unsigned long long)stream_cpu_ns,
+		(unsigned long long)stream_call_cpu_ns);
 	for (int c = 0; c < IOT_NCATS && len < sizeof(line) - 100; c++)
 		len += (size_t)snprintf(line + len, sizeof(line) - len,
 			" %s_n=%llu %s_ns=%llu %s_in_ns=%llu %s_bytes=%llu",

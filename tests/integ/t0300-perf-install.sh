@@ -43,9 +43,9 @@ keys = ["input", "variant", "backend", "mode", "cache", "run", "status",
         "error", "elapsed_s", "user_s", "sys_s", "cpu_pct", "max_rss_kb",
         "minflt", "majflt", "inblock", "oublock", "load1", "drift_pct",
         "drift_flag", "breakdown"]
-bkeys = ["decode_s", "tar_s", "md5_s", "cpu_s", "write_s", "fsync_s",
-         "rename_s", "open_s", "dir_s", "meta_s", "dbwrite_s", "db_s",
-         "exec_s", "other_s"]
+bkeys = ["decode_s", "tar_s", "md5_s", "cpu_s", "wait_s", "write_s",
+         "fsync_s", "rename_s", "open_s", "dir_s", "meta_s", "dbwrite_s",
+         "db_s", "exec_s", "other_s"]
 runs = d["runs"]
 assert runs, "no runs"
 num = (int, float)

@@ -62,11 +62,15 @@ class Breakdown(unittest.TestCase):
     stages = {"tar_s": 0.1, "md5_s": 0.2}
 
     def dpkg(self, **kw):
+        """dpkg's record: alive 2 s, a 1 s stream in which it waited
+        0.25 s on the pipe and wrote 0.1 s, 0.6 s of CPU in the stream,
+        0.1 s of it in its calls."""
         base = dict(pid=10, exe="dpkg", start_ns=0, end_ns=2 * S,
                     stream_n=1, stream_ns=1 * S, read_pipe_ns=S // 4,
                     write_reg_ns=S // 10, write_reg_in_ns=S // 10,
                     fsync_ns=S // 5, fsync_in_ns=0, rename_ns=S // 20,
-                    rename_in_ns=0)
+                    rename_in_ns=0, stream_cpu_ns=6 * S // 10,
+                    stream_call_cpu_ns=S // 10)
         base.update(kw)
         return rec(**base)
 
@@ -81,16 +85,21 @@ class Breakdown(unittest.TestCase):
         self.assertAlmostEqual(b["write_s"], 0.1)
         self.assertAlmostEqual(b["fsync_s"], 0.2)
         self.assertAlmostEqual(b["rename_s"], 0.05)
+        # between the calls: 1 - .25 - .1 = .65 s, .5 s of it on a CPU
+        self.assertAlmostEqual(b["cpu_s"], 0.5 - 0.3)
+        self.assertAlmostEqual(b["wait_s"], 0.15)
         # life 2 - stream 1 - I/O outside the stream (0.2 + 0.05)
         self.assertAlmostEqual(b["db_s"], 0.75)
+        self.assertAlmostEqual(b["exec_s"], 0.5)
+        self.assertAlmostEqual(b["other_s"], 0.0)
         self.assertEqual(det["overlap_note"], "")
         self.assertAlmostEqual(det["fsys_tarfile_wall_s"], 0.9)
         self.assertEqual(det["processes"], 2)
 
     def test_every_stage_named(self):
         """The per-file calls have stages of their own, each call counted
-        once; those outside the stream come off db_s; dpkg's user time
-        beyond the tar and md5 estimates is cpu_s; start-up is exec_s."""
+        once; those outside the stream come off db_s; those in it off the
+        time between the calls; start-up is exec_s."""
         d = self.dpkg(open_ns=S // 50, open_in_ns=S // 100,
                       close_ns=S // 100, close_in_ns=S // 100,
                       link_ns=S // 100, link_in_ns=S // 100,
@@ -101,8 +110,7 @@ class Breakdown(unittest.TestCase):
                       chmod_ns=S // 100, chmod_in_ns=S // 100,
                       chown_ns=S // 100, chown_in_ns=S // 100,
                       utime_ns=S // 50, utime_in_ns=S // 50,
-                      dbwrite_ns=S // 10, dbwrite_in_ns=0,
-                      stream_utime_us=400000)
+                      dbwrite_ns=S // 10, dbwrite_in_ns=0)
         tar = rec(pid=12, exe="tar", stat_ns=S // 100, open_ns=S // 100)
         b, det = iotrace.breakdown(2.25, [d, tar], 10, self.stages)
         self.assertEqual(list(b), iotrace.BREAKDOWN_KEYS)
@@ -110,24 +118,29 @@ class Breakdown(unittest.TestCase):
         self.assertAlmostEqual(b["dir_s"], 0.07)       # mkdir+rmdir+unlink
         self.assertAlmostEqual(b["meta_s"], 0.1)       # stat chmod chown utime
         self.assertAlmostEqual(b["dbwrite_s"], 0.1)
-        self.assertAlmostEqual(b["cpu_s"], 0.1)        # 0.4 - tar - md5
+        # between the calls: 1 - .25 - (.1 + .16 in the stream) = .49 s,
+        # all of it on a CPU (the .5 s measured is more: capped)
+        self.assertAlmostEqual(b["cpu_s"], 0.49 - 0.3)
+        self.assertAlmostEqual(b["wait_s"], 0.0)
         self.assertAlmostEqual(b["exec_s"], 0.25)      # 2.25 - life 2
         # outside the stream: write 0, fsync .2, rename .05, open .01+.01
         # (tar), rmdir .02, unlink .01, stat .01 (tar), dbwrite .1
         self.assertAlmostEqual(b["db_s"], 2 - 1 - 0.41)
         self.assertAlmostEqual(sum(b.values()), 2.25, places=5)
+        self.assertAlmostEqual(b["other_s"], 0.0)
         self.assertEqual(det["calls"]["rmdir"], {"n": 0, "s": 0.04})
 
-    def test_cpu_capped_by_the_stream(self):
-        """A tick-sampled user time above what the stream leaves does not
-        push the parts past elapsed."""
-        d = self.dpkg(stream_utime_us=3000000)
+    def test_estimates_beyond_the_cpu_time(self):
+        """tar and md5 estimates larger than dpkg's CPU time between its
+        calls: cpu_s is 0, the parts exceed elapsed, other_s is 0 and the
+        note says by how much."""
+        d = self.dpkg(stream_cpu_ns=S // 5)
         b, det = iotrace.breakdown(2.5, [d], 10, self.stages)
-        # stream 1 - decode .25 - write in the stream .1 - tar - md5
-        self.assertAlmostEqual(b["cpu_s"], 0.35)
+        self.assertAlmostEqual(b["cpu_s"], 0.0)
+        self.assertAlmostEqual(b["wait_s"], 0.55)      # .65 - .1 on a CPU
         self.assertAlmostEqual(b["other_s"], 0.0)
-        self.assertAlmostEqual(sum(b.values()), 2.5, places=5)
-        self.assertEqual(det["overlap_note"], "")
+        self.assertAlmostEqual(sum(b.values()), 2.5 + 0.2, places=5)
+        self.assertIn("parts exceed elapsed by 0.200 s", det["overlap_note"])
 
     def test_overlap_clamps_other(self):
         b, det = iotrace.breakdown(0.5, [self.dpkg()], 10, self.stages)

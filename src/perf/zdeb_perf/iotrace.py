@@ -5,9 +5,9 @@ Pure functions of their arguments (and, for parse_trace, of one file):
 unit-tested by tests/unit/check-perf-iotrace.py.
 """
 
-BREAKDOWN_KEYS = ["decode_s", "tar_s", "md5_s", "cpu_s", "write_s",
-                  "fsync_s", "rename_s", "open_s", "dir_s", "meta_s",
-                  "dbwrite_s", "db_s", "exec_s", "other_s"]
+BREAKDOWN_KEYS = ["decode_s", "tar_s", "md5_s", "cpu_s", "wait_s",
+                  "write_s", "fsync_s", "rename_s", "open_s", "dir_s",
+                  "meta_s", "dbwrite_s", "db_s", "exec_s", "other_s"]
 
 # The tracer's call categories behind each measured stage, summed over
 # all processes.  A call on dpkg's database is in "dbwrite" only (the
@@ -70,10 +70,12 @@ def breakdown(elapsed, recs, main_pid, stages):
                  behind dpkg's own work; includes reading the archive)
       tar_s      tar header parsing, from the stage run (tar -t)
       md5_s      md5 of the file contents, from the stage run
-      cpu_s      dpkg's other user CPU time in the streams (measured
-                 user time minus tar_s and md5_s, the user time capped
-                 at the stream time left after decode and the calls):
-                 its per-file work
+      cpu_s      dpkg's CPU time in the streams outside its wrapped
+                 calls (thread CPU clock), minus tar_s and md5_s: its
+                 own per-file work
+      wait_s     dpkg's wall time in the streams outside its calls
+                 minus that CPU time: not running there (waiting for a
+                 CPU the decoder or other work holds, page faults)
       write_s    write(2) family on regular files, all processes
       fsync_s    fsync, fdatasync, sync_file_range, syncfs
       rename_s   rename family
@@ -87,8 +89,9 @@ def breakdown(elapsed, recs, main_pid, stages):
                  area, triggers, cleanup
       exec_s     elapsed minus dpkg's life: starting the process (and
                  the eatmydata wrapper), loading it, exiting
-      other_s    elapsed minus the rest: in the streams, dpkg waiting
-                 for a CPU, page faults, untimed calls
+      other_s    elapsed minus the rest: where the tar and md5
+                 estimates or calls of other processes overlap, what the
+                 model gets wrong; 0 when everything adds up
     The measured stages (write_s to dbwrite_s) sum the calls of all
     processes.  Returns (breakdown dict, detail dict).
     """
@@ -114,17 +117,19 @@ def breakdown(elapsed, recs, main_pid, stages):
         io_in = sum(d.get(c + "_in_ns", 0) for c in TRACED_CATS) * ns
         io_out = sum(measured.values()) - io_in
         db_s = max(0.0, life - stream - io_out)
-        # User time is sampled at the scheduler tick: never more than
-        # the stream time nothing else accounts for.
-        utime = d.get("stream_utime_us", 0) * 1e-6
-        rest = stream - decode_s - io_in
-        cpu_s = max(0.0, min(utime, rest) - stages["tar_s"] -
-                    stages["md5_s"])
+        # The stream's wall time between the calls, and how much of it
+        # dpkg was on a CPU (its thread CPU time less the calls').
+        between = max(0.0, stream - decode_s - io_in)
+        on_cpu = (d.get("stream_cpu_ns", 0) -
+                  d.get("stream_call_cpu_ns", 0)) * ns
+        on_cpu = min(max(0.0, on_cpu), between)
+        cpu_s = max(0.0, on_cpu - stages["tar_s"] - stages["md5_s"])
+        wait_s = between - on_cpu
         exec_s = max(0.0, elapsed - life)
     else:
-        life = stream = decode_s = db_s = cpu_s = exec_s = 0.0
+        life = stream = decode_s = db_s = cpu_s = wait_s = exec_s = 0.0
     b = {"decode_s": decode_s, "tar_s": stages["tar_s"],
-         "md5_s": stages["md5_s"], "cpu_s": cpu_s}
+         "md5_s": stages["md5_s"], "cpu_s": cpu_s, "wait_s": wait_s}
     b.update(measured)
     b["db_s"] = db_s
     b["exec_s"] = exec_s
@@ -132,6 +137,10 @@ def breakdown(elapsed, recs, main_pid, stages):
     other = elapsed - parts
     det = {"dpkg_life_s": life, "stream_s": stream,
            "stream_utime_s": d.get("stream_utime_us", 0) * 1e-6
+           if d is not None else 0.0,
+           "stream_cpu_s": d.get("stream_cpu_ns", 0) * ns
+           if d is not None else 0.0,
+           "stream_call_cpu_s": d.get("stream_call_cpu_ns", 0) * ns
            if d is not None else 0.0,
            "stream_preempted_n": d.get("stream_nivcsw", 0)
            if d is not None else 0,
@@ -150,10 +159,10 @@ def breakdown(elapsed, recs, main_pid, stages):
            "overlap_note": ""}
     if d is None:
         det["overlap_note"] = "no iotrace record from dpkg"
-    if other < 0:
+    if other < -1e-6:
         det["overlap_note"] = ("parts exceed elapsed by %.3f s "
                                "(stage estimates); other_s clamped to 0"
                                % -other)
-        other = 0.0
+    other = max(0.0, other)
     b["other_s"] = other
     return {k: round(v, 6) for k, v in b.items()}, det
