@@ -40,6 +40,13 @@ ALL_BACKENDS = ["stock", "zdeb"]
 HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
+def cpu_time(run):
+    """user + sys of a run record, None if it failed."""
+    if run["user_s"] is None:
+        return None
+    return round(run["user_s"] + run["sys_s"], 6)
+
+
 class Install:
     def __init__(self, args):
         self.a = args
@@ -508,7 +515,9 @@ class Install:
                         u = self.timed_run(label, cfg, i, traced=False)
                         self.overhead.append({
                             "round": i, "traced_s": run["elapsed_s"],
-                            "untraced_s": u["elapsed_s"]})
+                            "untraced_s": u["elapsed_s"],
+                            "traced_cpu_s": cpu_time(run),
+                            "untraced_cpu_s": cpu_time(u)})
             c, m, v, b = control
             note("run %d/%d: %s %s %s %s (control, last)"
                  % (i, a.runs, v, b, m, c))

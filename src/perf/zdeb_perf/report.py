@@ -179,11 +179,15 @@ def table(res):
     if res.overhead:
         tr = median([o["traced_s"] for o in res.overhead])
         un = median([o["untraced_s"] for o in res.overhead])
-        if tr and un:
+        tc = median([o["traced_cpu_s"] for o in res.overhead])
+        uc = median([o["untraced_cpu_s"] for o in res.overhead])
+        if tr and un and tc and uc:
             lines.append("tracer overhead (control, median of %d rounds): "
-                         "%.3f s traced, %.3f s untraced (%+.1f %%)"
+                         "elapsed %.3f s traced, %.3f s untraced (%+.1f %%);"
+                         " CPU (user+sys) %.3f s, %.3f s (%+.1f %%)"
                          % (len(res.overhead), tr, un,
-                            100.0 * (tr - un) / un))
+                            100.0 * (tr - un) / un, tc, uc,
+                            100.0 * (tc - uc) / uc))
     lines.append("max/mn = slowest run / fastest run; breakdown = wall "
                  "time on dpkg's critical path; decode = dpkg blocked on "
                  "the data pipe; decW/decCPU = stage run --fsys-tarfile "
