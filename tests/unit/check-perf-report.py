@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """check-perf-report.py - unit tests of src/perf/zdeb_perf/report.py: the
 control's drift per round, its flag on every run of the round, and the
-spread of a configuration."""
+spread of a configuration; and plot.py's colour per stage."""
 
 import os
 import sys
@@ -11,7 +11,8 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.environ.get(
     "ZDEB_SRCDIR", os.path.join(os.path.dirname(__file__), "..", "..")),
     "src", "perf"))
-from zdeb_perf import report  # noqa: E402
+from zdeb_perf import plot, report  # noqa: E402
+from zdeb_perf.iotrace import BREAKDOWN_KEYS  # noqa: E402
 
 
 def run(rnd, elapsed, status="ok", variant="xz"):
@@ -61,6 +62,13 @@ class Spread(unittest.TestCase):
         self.assertAlmostEqual(report.spread([0.5, 0.6, 0.55]), 1.2)
         self.assertEqual(report.spread([0.4]), 1.0)
         self.assertIsNone(report.spread([]))
+
+
+class StageColours(unittest.TestCase):
+    def test_one_colour_per_stage(self):
+        self.assertEqual(len(plot.STAGE_COLOURS), len(BREAKDOWN_KEYS))
+        self.assertEqual(len(set(c.lower() for c in plot.STAGE_COLOURS)),
+                         len(plot.STAGE_COLOURS))
 
 
 if __name__ == "__main__":

@@ -31,6 +31,13 @@ def run_gnuplot(script, path):
         raise PerfError("gnuplot failed: %s" % r.stderr.strip()[-300:])
 
 
+# One colour per stage of BREAKDOWN_KEYS, in order (gnuplot's default
+# cycle has 8, so with 15 stages two stages shared each colour).
+STAGE_COLOURS = ["#9400d3", "#009e73", "#56b4e9", "#e69f00", "#f0e442",
+                 "#0072b2", "#e51e10", "#000000", "#cc79a7", "#8b4513",
+                 "#a0a0a0", "#00ced1", "#bdb76b", "#4682b4", "#ff69b4"]
+
+
 def plot_install(rows, path, m):
     term = gnuplot_term(path)
     tmp = tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False)
@@ -50,10 +57,11 @@ def plot_install(rows, path, m):
              "%s cores, %s (%s)" % (
                  m.get("action", "unpack"),
                  ",".join(i.split("_")[0] for i in m.get("inputs", []))[:80],
-                 m["cores"], m["filesystem"], m["disk"][:60]))
-    cols = ", ".join("'%s' using %d%s title '%s'"
+                 m["cores"], m["filesystem"], m["disk"][:100]))
+    cols = ", ".join("'%s' using %d%s lc rgb '%s' title '%s'"
                      % (tmp.name, i + 2, ":xtic(1)" if i == 0 else "",
-                        k[:-2]) for i, k in enumerate(BREAKDOWN_KEYS))
+                        STAGE_COLOURS[i], k[:-2])
+                     for i, k in enumerate(BREAKDOWN_KEYS))
     cols += (", '%s' using ($0):%d with points pt 7 ps 0.8 lc rgb 'black' "
              "title 'elapsed (median)'" % (tmp.name, len(BREAKDOWN_KEYS) + 2))
     script = """set terminal %s
