@@ -20,55 +20,39 @@
 #include "lib/dpkg-check.h"
 #include "lib/dpkg-format.h"
 
-/* A growing string; oom latches the first allocation failure. */
-struct sb {
+/*
+ * The writers print into a memory stream (open_memstream(3)); a failed
+ * allocation shows as a stream error, reported once when it is closed.
+ */
+struct membuf {
+	FILE *f;
 	char *p;
-	size_t len, cap;
-	bool oom;
+	size_t len;
 };
 
-static void
-sb_add(struct sb *b, const char *s, size_t n)
+static int
+mb_open(struct membuf *m, struct zd_error *err)
 {
-	if (b->oom)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		char *p;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (p == NULL) {
-			b->oom = true;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
+	m->p = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->p, &m->len);
+	if (m->f == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	return 0;
 }
 
-static void
-sb_str(struct sb *b, const char *s)
-{
-	sb_add(b, s, strlen(s));
-}
-
-/* Returns the string (never NULL unless oom), or NULL with err set. */
+/* Closes the stream; returns its string, or NULL with err set. */
 static char *
-sb_finish(struct sb *b, struct zd_error *err)
+mb_close(struct membuf *m, struct zd_error *err)
 {
-	if (!b->oom && b->p == NULL)
-		sb_add(b, "", 0);
-	if (b->oom) {
-		free(b->p);
+	bool bad = ferror(m->f) != 0;
+
+	if (fclose(m->f) != 0 || bad) {
+		free(m->p);
 		zd_err(err, ZD_E_NOMEM, "out of memory");
 		return NULL;
 	}
-	return b->p;
+	return m->p;
 }
 
 /* --- the format language ------------------------------------------ */
@@ -359,32 +343,30 @@ split_version(const char *s, struct version *v, struct zd_error *err)
 
 /* dpkg's varbufversion(..., vdew_nonambig). */
 static void
-sb_version(struct sb *b, const struct version *v)
+put_version(FILE *f, const struct version *v)
 {
-	char ep[32];
-
-	if (v->epoch > 0) {
-		snprintf(ep, sizeof(ep), "%lu:", v->epoch);
-		sb_str(b, ep);
-	}
-	sb_str(b, v->upstream);
-	if (*v->revision != '\0') {
-		sb_str(b, "-");
-		sb_str(b, v->revision);
-	}
+	if (v->epoch > 0)
+		fprintf(f, "%lu:", v->epoch);
+	fputs(v->upstream, f);
+	if (*v->revision != '\0')
+		fprintf(f, "-%s", v->revision);
 }
 
 static char *
 normalize_version(const char *s, struct zd_error *err)
 {
 	struct version v;
-	struct sb b = { 0 };
+	struct membuf b;
 
 	if (split_version(s, &v, err) < 0)
 		return NULL;
-	sb_version(&b, &v);
+	if (mb_open(&b, err) < 0) {
+		free(v.upstream);
+		return NULL;
+	}
+	put_version(b.f, &v);
 	free(v.upstream);
-	return sb_finish(&b, err);
+	return mb_close(&b, err);
 }
 
 /* dpkg_arch_name_is_illegal() == NULL. */
@@ -415,16 +397,18 @@ static char *
 normalize_deps(const char *field, int type, const char *s,
                struct zd_error *err)
 {
-	struct sb b = { 0 };
+	struct membuf b;
 	bool first_entry = true;
 
+	if (mb_open(&b, err) < 0)
+		return NULL;
 	for (;;) {
 		bool first_alt = true;
 
 		while (c_isspace((unsigned char)*s))
 			s++;
 		if (!first_entry)
-			sb_str(&b, ", ");
+			fputs(", ", b.f);
 		first_entry = false;
 		for (;;) {
 			const char *start;
@@ -450,11 +434,11 @@ normalize_deps(const char *field, int type, const char *s,
 				goto fail;
 			}
 			if (!first_alt)
-				sb_str(&b, " | ");
+				fputs(" | ", b.f);
 			first_alt = false;
 			for (char *p = tmp; *p != '\0'; p++)
 				*p = (char)c_tolower((unsigned char)*p);
-			sb_str(&b, tmp);
+			fputs(tmp, b.f);
 			free(tmp);
 			if (*s == ':') {
 				start = ++s;
@@ -468,8 +452,7 @@ normalize_deps(const char *field, int type, const char *s,
 					            "bad architecture qualifier");
 					goto fail;
 				}
-				sb_str(&b, ":");
-				sb_add(&b, start, (size_t)(s - start));
+				fprintf(b.f, ":%.*s", (int)(s - start), start);
 			}
 			while (c_isspace((unsigned char)*s))
 				s++;
@@ -519,11 +502,9 @@ normalize_deps(const char *field, int type, const char *s,
 				}
 				free(tmp);
 				s++;
-				sb_str(&b, " (");
-				sb_add(&b, op, *op == '=' ? 1 : 2);
-				sb_str(&b, " ");
-				sb_version(&b, &v);
-				sb_str(&b, ")");
+				fprintf(b.f, " (%.*s ", *op == '=' ? 1 : 2, op);
+				put_version(b.f, &v);
+				fputc(')', b.f);
 				free(v.upstream);
 				while (c_isspace((unsigned char)*s))
 					s++;
@@ -552,8 +533,9 @@ normalize_deps(const char *field, int type, const char *s,
 		}
 		break;
 	}
-	return sb_finish(&b, err);
+	return mb_close(&b, err);
 fail:
+	fclose(b.f);
 	free(b.p);
 	return NULL;
 }
@@ -725,7 +707,7 @@ fail:
 
 /* dpkg's w_*() writer of fi into b. */
 static void
-write_field(struct sb *b, const struct zd_pkginfo *pi,
+write_field(FILE *f, const struct zd_pkginfo *pi,
             const struct fieldinfo *fi, bool header)
 {
 	const char *v = NULL;
@@ -769,13 +751,10 @@ write_field(struct sb *b, const struct zd_pkginfo *pi,
 	}
 	if (v == NULL || *v == '\0')
 		return;
-	if (header) {
-		sb_str(b, hname);
-		sb_str(b, ": ");
-	}
-	sb_str(b, v);
 	if (header)
-		sb_str(b, "\n");
+		fprintf(f, "%s: %s\n", hname, v);
+	else
+		fputs(v, f);
 }
 
 char *
@@ -783,47 +762,44 @@ zd_pkgformat_field(const struct zd_pkginfo *pi, const char *name,
                    bool header, struct zd_error *err)
 {
 	const struct fieldinfo *fi = find_field(name);
-	struct sb b = { 0 };
+	struct membuf b;
 
+	if (mb_open(&b, err) < 0)
+		return NULL;
 	if (fi != NULL) {
-		write_field(&b, pi, fi, header);
+		write_field(b.f, pi, fi, header);
 	} else {
 		for (size_t i = 0; i < pi->ctl->n; i++) {
 			const struct zd_field *fl = &pi->ctl->fields[i];
 
 			if (strcasecmp(fl->name, name) != 0)
 				continue;
-			if (header) {
-				sb_str(&b, fl->name);
-				sb_str(&b, ": ");
-			}
-			sb_str(&b, fl->value);
 			if (header)
-				sb_str(&b, "\n");
+				fprintf(b.f, "%s: %s\n", fl->name, fl->value);
+			else
+				fputs(fl->value, b.f);
 			break;
 		}
 	}
-	return sb_finish(&b, err);
+	return mb_close(&b, err);
 }
 
 /* The virtual fields of dpkg's virtinfos[] that a .deb can give. */
 static int
-write_virtual(struct sb *b, const struct zd_pkginfo *pi, const char *name,
+write_virtual(FILE *f, const struct zd_pkginfo *pi, const char *name,
               struct zd_error *err)
 {
 	const char *src = zd_control_get(pi->ctl, "Source");
 
 	if (strcasecmp(name, "binary:Package") == 0) {
-		sb_str(b, pi->name);
-		if (pi->multiarch == 1 || pi->arch_foreign) {
-			sb_str(b, ":");
-			sb_str(b, pi->arch);
-		}
+		fputs(pi->name, f);
+		if (pi->multiarch == 1 || pi->arch_foreign)
+			fprintf(f, ":%s", pi->arch);
 	} else if (strcasecmp(name, "binary:Synopsis") == 0 ||
 	           strcasecmp(name, "binary:Summary") == 0) {
 		const char *d = zd_control_get(pi->ctl, "Description");
 
-		sb_add(b, d, strcspn(d, "\n"));
+		fprintf(f, "%.*s", (int)strcspn(d, "\n"), d);
 	} else if (strcasecmp(name, "db:Status-Abbrev") == 0 ||
 	           strcasecmp(name, "db:Status-Want") == 0 ||
 	           strcasecmp(name, "db:Status-Status") == 0 ||
@@ -834,7 +810,7 @@ write_virtual(struct sb *b, const struct zd_pkginfo *pi, const char *name,
 	} else if (strcasecmp(name, "source:Package") == 0) {
 		const char *s = src != NULL ? src : pi->name;
 
-		sb_add(b, s, strcspn(s, " "));
+		fprintf(f, "%.*s", (int)strcspn(s, " "), s);
 	} else if (strcasecmp(name, "source:Version") == 0 ||
 	           strcasecmp(name, "source:Upstream-Version") == 0) {
 		bool upstream = strcasecmp(name, "source:Version") != 0;
@@ -853,9 +829,9 @@ write_virtual(struct sb *b, const struct zd_pkginfo *pi, const char *name,
 		}
 		free(tmp);
 		if (upstream)
-			sb_str(b, v.upstream);
+			fputs(v.upstream, f);
 		else
-			sb_version(b, &v);
+			put_version(f, &v);
 		free(v.upstream);
 	} else {
 		return 1;
@@ -863,78 +839,84 @@ write_virtual(struct sb *b, const struct zd_pkginfo *pi, const char *name,
 	return 0;
 }
 
+/* Renders node (a literal, or a field of pi) into f; 1 when the field is
+ * unknown (then dpkg prints nothing for the node, not even its padding). */
+static int
+render_node(FILE *f, const struct fmt_node *node, const struct zd_pkginfo *pi,
+            struct zd_error *err)
+{
+	const struct fieldinfo *fi;
+	int rc;
+
+	if (!node->field) {
+		fputs(node->data, f);
+		return 0;
+	}
+	fi = find_field(node->data);
+	if (fi != NULL) {
+		write_field(f, pi, fi, false);
+		return 0;
+	}
+	rc = write_virtual(f, pi, node->data, err);
+	if (rc <= 0)
+		return rc;
+	for (size_t j = 0; j < pi->ctl->n; j++) {
+		if (strcasecmp(pi->ctl->fields[j].name, node->data) == 0) {
+			fputs(pi->ctl->fields[j].value, f);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 char *
 zd_pkgformat_print(const struct zd_pkgformat *f, const struct zd_pkginfo *pi,
                    struct zd_error *err)
 {
-	struct sb out = { 0 };
+	struct membuf out;
 
+	if (mb_open(&out, err) < 0)
+		return NULL;
 	for (size_t i = 0; i < f->n; i++) {
 		const struct fmt_node *node = &f->nodes[i];
-		struct sb fb = { 0 };
-		bool ok = true;
+		size_t width = node->width < 0 ? -(size_t)node->width :
+		               (size_t)node->width;
+		struct membuf fb;
+		char *s;
+		size_t len;
+		int rc;
 
-		if (!node->field) {
-			sb_str(&fb, node->data);
-		} else {
-			const struct fieldinfo *fi = find_field(node->data);
-			int rc;
-
-			if (fi != NULL) {
-				write_field(&fb, pi, fi, false);
-			} else {
-				rc = write_virtual(&fb, pi, node->data, err);
-				if (rc < 0) {
-					free(fb.p);
-					free(out.p);
-					return NULL;
-				}
-				if (rc > 0) {
-					const char *v = NULL;
-
-					for (size_t j = 0; j < pi->ctl->n;
-					     j++)
-						if (strcasecmp(
-						        pi->ctl->fields[j].name,
-						        node->data) == 0) {
-							v = pi->ctl->
-							    fields[j].value;
-							break;
-						}
-					if (v != NULL)
-						sb_str(&fb, v);
-					else
-						ok = false;
-				}
-			}
+		if (mb_open(&fb, err) < 0)
+			goto fail;
+		rc = render_node(fb.f, node, pi, err);
+		if (rc < 0) {
+			fclose(fb.f);
+			free(fb.p);
+			goto fail;
 		}
-		if (ok) {
-			const char *s = fb.p != NULL ? fb.p : "";
-			size_t len = strlen(s);
-			size_t width = node->width < 0 ?
-			               -(size_t)node->width :
-			               (size_t)node->width;
-
-			if (width != 0 && len < width) {
-				/* printf("%*s", width, s) */
-				size_t pad = width - len;
-
-				if (node->width > 0)
-					for (size_t k = 0; k < pad; k++)
-						sb_add(&out, " ", 1);
-				sb_add(&out, s, len);
-				if (node->width < 0)
-					for (size_t k = 0; k < pad; k++)
-						sb_add(&out, " ", 1);
-			} else {
-				if (width != 0 && len > width)
-					len = width;
-				sb_add(&out, s, len);
-			}
+		s = mb_close(&fb, err);
+		if (s == NULL)
+			goto fail;
+		len = strlen(s);
+		/* printf("%*s", width, s), cut to width bytes. */
+		if (rc == 0 && width != 0 && len < width) {
+			if (node->width > 0)
+				for (size_t k = len; k < width; k++)
+					fputc(' ', out.f);
+			fputs(s, out.f);
+			if (node->width < 0)
+				for (size_t k = len; k < width; k++)
+					fputc(' ', out.f);
+		} else if (rc == 0) {
+			if (width != 0 && len > width)
+				len = width;
+			fwrite(s, 1, len, out.f);
 		}
-		if (fb.oom)
-			out.oom = true;
-		free(fb.p);
+		free(s);
 	}
-	return sb_finish(&out, err);
+	return mb_close(&out, err);
+fail:
+	fclose(out.f);
+	free(out.p);
+	return NULL;
 }
