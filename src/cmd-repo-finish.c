@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/dpkg-format.h"
+#include "lib/dpkg-pkginfo.h"
 #include "lib/fdio.h"
 #include "lib/numparse.h"
 #include "lib/spawn.h"
@@ -252,7 +252,7 @@ collect_suites(const struct report *rep, struct suite **out, size_t *n_out)
 	for (size_t k = 0; k < n; k++) {
 		/* only "all" packages: apt looks for the native arch */
 		if (s[k].n_archs == 0) {
-			const char *a = zd_pkgformat_native_arch();
+			const char *a = zd_pkginfo_native_arch();
 
 			if (add_name(&s[k].archs, &s[k].n_archs, a,
 			             strlen(a)) < 0)

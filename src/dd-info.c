@@ -22,6 +22,7 @@
 
 #include "lib/dpkg-control.h"
 #include "lib/dpkg-format.h"
+#include "lib/dpkg-pkginfo.h"
 #include "src/dd.h"
 #include "src/msg.h"
 
@@ -249,7 +250,7 @@ dd_do_info(char **argv)
 
 /*
  * Parses DIR/control into pi.  Returns 0; 1 when the stanza is not one
- * pkgformat models (then the caller delegates); or an exit status.
+ * dpkg-pkginfo models (then the caller delegates); or an exit status.
  */
 static int
 load(const char *dir, struct zd_control *ctl, struct zd_pkginfo *pi)
@@ -266,7 +267,7 @@ load(const char *dir, struct zd_control *ctl, struct zd_pkginfo *pi)
 		dd_debug("control file: %s", err.msg);
 		return 1;
 	}
-	if (zd_pkginfo_load(ctl, zd_pkgformat_native_arch(), pi, &err) < 0) {
+	if (zd_pkginfo_load(ctl, zd_pkginfo_native_arch(), pi, &err) < 0) {
 		zd_control_free(ctl);
 		if (err.code == ZD_E_NOMEM)
 			return dd_fail("%s", err.msg);
@@ -279,7 +280,6 @@ load(const char *dir, struct zd_control *ctl, struct zd_pkginfo *pi)
 int
 dd_do_field(char **argv)
 {
-	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_control ctl = { 0 };
 	struct zd_pkginfo pi;
 	struct zd_deb deb;
@@ -305,16 +305,10 @@ dd_do_field(char **argv)
 		goto out;
 	for (int i = 1; argv[i] != NULL; i++) {
 		bool header = argv[2] != NULL;
-		char *s = zd_pkgformat_field(&pi, argv[i], header, &err);
 
-		if (s == NULL) {
-			rc = dd_fail("%s", err.msg);
-			break;
-		}
-		fputs(s, stdout);
+		zd_pkginfo_field(stdout, &pi, argv[i], header);
 		if (!header)
 			putchar('\n');
-		free(s);
 	}
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = out_error();

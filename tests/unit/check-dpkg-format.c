@@ -85,32 +85,6 @@ START_TEST(test_pkgformat_print)
 }
 END_TEST
 
-START_TEST(test_pkgformat_field)
-{
-	struct zd_error err = ZD_ERROR_INIT;
-	struct loaded l;
-	char *s;
-
-	load(stanza, &l);
-	s = zd_pkgformat_field(&l.pi, "package", true, &err);
-	ck_assert_str_eq(s, "Package: foo\n");
-	free(s);
-	s = zd_pkgformat_field(&l.pi, "Essential", true, &err);
-	ck_assert_str_eq(s, "");
-	free(s);
-	s = zd_pkgformat_field(&l.pi, "Essential", false, &err);
-	ck_assert_str_eq(s, "no");
-	free(s);
-	s = zd_pkgformat_field(&l.pi, "binary:Package", false, &err);
-	ck_assert_str_eq(s, "");
-	free(s);
-	s = zd_pkgformat_field(&l.pi, "x-custom", true, &err);
-	ck_assert_str_eq(s, "X-Custom: custom\n");
-	free(s);
-	unload(&l);
-}
-END_TEST
-
 START_TEST(test_pkgformat_bad_format)
 {
 	static const struct {
@@ -133,34 +107,6 @@ START_TEST(test_pkgformat_bad_format)
 }
 END_TEST
 
-START_TEST(test_pkgformat_unsupported)
-{
-	static const char *const extra[] = {
-		"Depends: foo [amd64]\n", "Depends: foo (> 1)\n",
-		"Optional: x\n", "Status: install ok installed\n",
-		"Provides: foo (>= 1)\n", "Essential: maybe\n",
-		"Depends: foo,\n",
-	};
-
-	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
-		struct zd_error err = ZD_ERROR_INIT;
-		struct zd_control ctl;
-		struct zd_pkginfo pi;
-		char buf[1024];
-
-		snprintf(buf, sizeof(buf), "Package: foo\nVersion: 1\n"
-		         "Architecture: all\nMaintainer: m\n"
-		         "Description: d\n%s", extra[i]);
-		ck_assert_zd_ok(zd_control_parse(buf, strlen(buf), "control",
-		                                 &ctl, &err), &err);
-		ck_assert_int_eq(zd_pkginfo_load(&ctl, "amd64", &pi, &err),
-		                 -1);
-		ck_assert_int_eq(err.code, ZD_E_UNSUPPORTED);
-		zd_control_free(&ctl);
-	}
-}
-END_TEST
-
 static Suite *
 pkgformat_suite(void)
 {
@@ -169,9 +115,7 @@ pkgformat_suite(void)
 	TCase *malformed = zd_test_tcase_plain(s, "malformed");
 
 	tcase_add_test(core, test_pkgformat_print);
-	tcase_add_test(core, test_pkgformat_field);
 	tcase_add_test(malformed, test_pkgformat_bad_format);
-	tcase_add_test(malformed, test_pkgformat_unsupported);
 	return s;
 }
 
