@@ -200,9 +200,9 @@ arch_problem(const char *p, char *buf, size_t size)
 static int
 check_control(struct check *ck, const struct zd_control *ctl)
 {
-	static const char *const rejected[] = {
-		"Status", "Config-Version", "Triggers-Pending",
-		"Triggers-Awaited",
+	static const enum zd_field_id rejected[] = {
+		ZD_FIELD_STATUS, ZD_FIELD_CONFIG_VERSION,
+		ZD_FIELD_TRIGGERS_PENDING, ZD_FIELD_TRIGGERS_AWAITED,
 	};
 	static const char *const priorities[] = {
 		"required", "important", "standard", "optional", "extra",
@@ -219,11 +219,12 @@ check_control(struct check *ck, const struct zd_control *ctl)
 
 		for (size_t r = 0; r < sizeof(rejected) / sizeof(*rejected);
 		     r++)
-			if (strcasecmp(fi->name, rejected[r]) == 0)
+			if (fi->id == rejected[r])
 				return zd_err(ck->err, ZD_E_FORMAT, "'%s' line "
 				              "%u: value for '%s' field not "
 				              "allowed in this context", path,
-				              fi->line, rejected[r]);
+				              fi->line,
+				              zd_control_field_name(rejected[r]));
 		if (strcasecmp(fi->name, "Package") == 0) {
 			why = name_problem(fi->value, buf, sizeof(buf));
 			if (why != NULL)

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -25,28 +26,62 @@
  * cap against reading a huge file by mistake). */
 #define CONTROL_MAX (64u << 20)
 
-/* dpkg's known fields (fieldinfos[] in lib/dpkg/parse.c, 1.21.22): their
- * duplicates are reported with the canonical spelling. */
-static const char *const known_fields[] = {
-	"Package", "Essential", "Protected", "Status", "Priority", "Section",
-	"Installed-Size", "Origin", "Maintainer", "Bugs", "Architecture",
-	"Multi-Arch", "Source", "Version", "Config-Version", "Replaces",
-	"Provides", "Depends", "Pre-Depends", "Recommends", "Suggests",
-	"Breaks", "Conflicts", "Enhances", "Conffiles", "Filename", "Size",
-	"MD5sum", "MSDOS-Filename", "Description", "Triggers-Pending",
-	"Triggers-Awaited", "Recommended", "Optional", "Class", "Revision",
-	"Package-Revision", "Package_Revision",
+static const char *const field_names[ZD_FIELD__COUNT] = {
+	[ZD_FIELD_PACKAGE] = "Package",
+	[ZD_FIELD_ESSENTIAL] = "Essential",
+	[ZD_FIELD_PROTECTED] = "Protected",
+	[ZD_FIELD_STATUS] = "Status",
+	[ZD_FIELD_PRIORITY] = "Priority",
+	[ZD_FIELD_SECTION] = "Section",
+	[ZD_FIELD_INSTALLED_SIZE] = "Installed-Size",
+	[ZD_FIELD_ORIGIN] = "Origin",
+	[ZD_FIELD_MAINTAINER] = "Maintainer",
+	[ZD_FIELD_BUGS] = "Bugs",
+	[ZD_FIELD_ARCHITECTURE] = "Architecture",
+	[ZD_FIELD_MULTI_ARCH] = "Multi-Arch",
+	[ZD_FIELD_SOURCE] = "Source",
+	[ZD_FIELD_VERSION] = "Version",
+	[ZD_FIELD_CONFIG_VERSION] = "Config-Version",
+	[ZD_FIELD_REPLACES] = "Replaces",
+	[ZD_FIELD_PROVIDES] = "Provides",
+	[ZD_FIELD_DEPENDS] = "Depends",
+	[ZD_FIELD_PRE_DEPENDS] = "Pre-Depends",
+	[ZD_FIELD_RECOMMENDS] = "Recommends",
+	[ZD_FIELD_SUGGESTS] = "Suggests",
+	[ZD_FIELD_BREAKS] = "Breaks",
+	[ZD_FIELD_CONFLICTS] = "Conflicts",
+	[ZD_FIELD_ENHANCES] = "Enhances",
+	[ZD_FIELD_CONFFILES] = "Conffiles",
+	[ZD_FIELD_FILENAME] = "Filename",
+	[ZD_FIELD_SIZE] = "Size",
+	[ZD_FIELD_MD5SUM] = "MD5sum",
+	[ZD_FIELD_MSDOS_FILENAME] = "MSDOS-Filename",
+	[ZD_FIELD_DESCRIPTION] = "Description",
+	[ZD_FIELD_TRIGGERS_PENDING] = "Triggers-Pending",
+	[ZD_FIELD_TRIGGERS_AWAITED] = "Triggers-Awaited",
+	[ZD_FIELD_RECOMMENDED] = "Recommended",
+	[ZD_FIELD_OPTIONAL] = "Optional",
+	[ZD_FIELD_CLASS] = "Class",
+	[ZD_FIELD_REVISION] = "Revision",
+	[ZD_FIELD_PACKAGE_REVISION] = "Package-Revision",
+	[ZD_FIELD_PACKAGE_REVISION_] = "Package_Revision",
 };
 
-static const char *
-known_field(const char *name, size_t len)
+const char *
+zd_control_field_name(enum zd_field_id id)
 {
-	for (size_t i = 0; i < sizeof(known_fields) / sizeof(known_fields[0]);
-	     i++)
-		if (strlen(known_fields[i]) == len &&
-		    strncasecmp(known_fields[i], name, len) == 0)
-			return known_fields[i];
-	return NULL;
+	assert(id >= 0 && id < ZD_FIELD__COUNT);
+	return field_names[id];
+}
+
+enum zd_field_id
+zd_control_field_find(const char *name, size_t len)
+{
+	for (int i = 0; i < ZD_FIELD__COUNT; i++)
+		if (strlen(field_names[i]) == len &&
+		    strncasecmp(field_names[i], name, len) == 0)
+			return (enum zd_field_id)i;
+	return ZD_FIELD_USER;
 }
 
 void
@@ -97,6 +132,7 @@ add_field(struct zd_control *c, const char *name, size_t nlen,
 	f->name = dup_mem(name, nlen);
 	f->value = dup_mem(value, vlen);
 	f->line = line;
+	f->id = zd_control_field_find(name, nlen);
 	c->n++;
 	if (f->name == NULL || f->value == NULL)
 		return -1;
@@ -193,21 +229,23 @@ zd_control_parse(const char *buf, size_t len, const char *what,
 			vend--;
 
 		/* Duplicates, and dpkg's rule for user-defined names. */
-		if (known_field(name, nlen) == NULL && nlen < 2) {
+		if (zd_control_field_find(name, nlen) == ZD_FIELD_USER &&
+		    nlen < 2) {
 			lno = name_line;
 			PERR("user-defined field name '%.*s' too short",
 			     (int)nlen, name);
 		}
 		for (size_t i = 0; i < c.n; i++) {
-			const char *canon;
+			enum zd_field_id id;
 
 			if (strlen(c.fields[i].name) != nlen ||
 			    strncasecmp(c.fields[i].name, name, nlen) != 0)
 				continue;
 			lno = name_line;
-			canon = known_field(name, nlen);
-			if (canon != NULL)
-				PERR("duplicate value for '%s' field", canon);
+			id = c.fields[i].id;
+			if (id != ZD_FIELD_USER)
+				PERR("duplicate value for '%s' field",
+				     zd_control_field_name(id));
 			PERR("duplicate value for user-defined field '%.*s'",
 			     (int)nlen, name);
 		}

@@ -14,8 +14,63 @@
 
 #include "lib/error.h"
 
+/*
+ * dpkg's own fields, in the order of its fieldinfos[] (lib/dpkg/parse.c,
+ * 1.21.22), the last six being the obsolete ones it maps to modern fields.
+ * Other names are user-defined fields (ZD_FIELD_USER).
+ */
+enum zd_field_id {
+	ZD_FIELD_USER = -1,
+	ZD_FIELD_PACKAGE,
+	ZD_FIELD_ESSENTIAL,
+	ZD_FIELD_PROTECTED,
+	ZD_FIELD_STATUS,
+	ZD_FIELD_PRIORITY,
+	ZD_FIELD_SECTION,
+	ZD_FIELD_INSTALLED_SIZE,
+	ZD_FIELD_ORIGIN,
+	ZD_FIELD_MAINTAINER,
+	ZD_FIELD_BUGS,
+	ZD_FIELD_ARCHITECTURE,
+	ZD_FIELD_MULTI_ARCH,
+	ZD_FIELD_SOURCE,
+	ZD_FIELD_VERSION,
+	ZD_FIELD_CONFIG_VERSION,
+	ZD_FIELD_REPLACES,
+	ZD_FIELD_PROVIDES,
+	ZD_FIELD_DEPENDS,
+	ZD_FIELD_PRE_DEPENDS,
+	ZD_FIELD_RECOMMENDS,
+	ZD_FIELD_SUGGESTS,
+	ZD_FIELD_BREAKS,
+	ZD_FIELD_CONFLICTS,
+	ZD_FIELD_ENHANCES,
+	ZD_FIELD_CONFFILES,
+	ZD_FIELD_FILENAME,
+	ZD_FIELD_SIZE,
+	ZD_FIELD_MD5SUM,
+	ZD_FIELD_MSDOS_FILENAME,
+	ZD_FIELD_DESCRIPTION,
+	ZD_FIELD_TRIGGERS_PENDING,
+	ZD_FIELD_TRIGGERS_AWAITED,
+	ZD_FIELD_RECOMMENDED,
+	ZD_FIELD_OPTIONAL,
+	ZD_FIELD_CLASS,
+	ZD_FIELD_REVISION,
+	ZD_FIELD_PACKAGE_REVISION,	/* "Package-Revision" */
+	ZD_FIELD_PACKAGE_REVISION_,	/* "Package_Revision" */
+	ZD_FIELD__COUNT
+};
+
+/* The canonical spelling of a dpkg field ("Multi-Arch"). */
+const char *zd_control_field_name(enum zd_field_id id);
+/* The dpkg field named name[0, len), compared case-insensitively as dpkg
+ * does, or ZD_FIELD_USER. */
+enum zd_field_id zd_control_field_find(const char *name, size_t len);
+
 struct zd_field {
 	char *name;	/* as written ("Package") */
+	enum zd_field_id id;	/* which dpkg field, or ZD_FIELD_USER */
 	/*
 	 * As dpkg stores it: the bytes from the first non-blank character
 	 * after the ':' (or the newline ending the first line, when that

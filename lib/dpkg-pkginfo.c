@@ -3,8 +3,8 @@
  * dpkg-pkginfo.c - dpkg's binary package model: a control stanza as
  * dpkg-deb's parser reads it, and its field writers
  *
- * The field table is dpkg's fieldinfos[] (lib/dpkg/parse.c, 1.21.22), the
- * writers are its w_*() functions (lib/dpkg/dump.c) applied to the
+ * The fields are those of dpkg's fieldinfos[] (lib/dpkg/parse.c, 1.21.22,
+ * named in dpkg-control), the writers are its w_*() functions (lib/dpkg/dump.c) applied to the
  * "available" half of a package parsed with pdb_parse_binary.
  */
 #include "config.h"
@@ -33,66 +33,73 @@ enum {
 	DEP_ENHANCES,
 };
 
+/* How dpkg parses and writes each of its fields (fieldinfos[]). */
 struct fieldinfo {
 	const char *name;
 	enum kind kind;
 	int arg;
 };
 
-/* dpkg's fieldinfos[], in its order. */
-static const struct fieldinfo fieldinfos[] = {
-	{ "Package", K_NAME, 0 },
-	{ "Essential", K_BOOL, 0 },
-	{ "Protected", K_BOOL, 1 },
-	{ "Status", K_STATUSONLY, 0 },
-	{ "Priority", K_PRIORITY, 0 },
-	{ "Section", K_SECTION, 0 },
-	{ "Installed-Size", K_CHAR, 0 },
-	{ "Origin", K_CHAR, 0 },
-	{ "Maintainer", K_CHAR, 0 },
-	{ "Bugs", K_CHAR, 0 },
-	{ "Architecture", K_ARCH, 0 },
-	{ "Multi-Arch", K_MULTIARCH, 0 },
-	{ "Source", K_CHAR, 0 },
-	{ "Version", K_VERSION, 0 },
-	{ "Config-Version", K_STATUSONLY, 0 },
-	{ "Replaces", K_DEP, 0 },
-	{ "Provides", K_DEP, 1 },
-	{ "Depends", K_DEP, 2 },
-	{ "Pre-Depends", K_DEP, 3 },
-	{ "Recommends", K_DEP, 4 },
-	{ "Suggests", K_DEP, 5 },
-	{ "Breaks", K_DEP, 6 },
-	{ "Conflicts", K_DEP, 7 },
-	{ "Enhances", K_DEP, 8 },
-	{ "Conffiles", K_STATUSONLY, 0 },
-	{ "Filename", K_ARCHIVES, 0 },
-	{ "Size", K_ARCHIVES, 0 },
-	{ "MD5sum", K_ARCHIVES, 0 },
-	{ "MSDOS-Filename", K_ARCHIVES, 0 },
-	{ "Description", K_CHAR, 0 },
-	{ "Triggers-Pending", K_STATUSONLY, 0 },
-	{ "Triggers-Awaited", K_STATUSONLY, 0 },
-	{ "Recommended", K_OBSOLETE, 0 },
-	{ "Optional", K_OBSOLETE, 0 },
-	{ "Class", K_OBSOLETE, 0 },
-	{ "Revision", K_OBSOLETE, 0 },
-	{ "Package-Revision", K_OBSOLETE, 0 },
-	{ "Package_Revision", K_OBSOLETE, 0 },
+static const struct {
+	enum kind kind;
+	int arg;
+} field_kinds[ZD_FIELD__COUNT] = {
+	[ZD_FIELD_PACKAGE] = { K_NAME, 0 },
+	[ZD_FIELD_ESSENTIAL] = { K_BOOL, 0 },
+	[ZD_FIELD_PROTECTED] = { K_BOOL, 1 },
+	[ZD_FIELD_STATUS] = { K_STATUSONLY, 0 },
+	[ZD_FIELD_PRIORITY] = { K_PRIORITY, 0 },
+	[ZD_FIELD_SECTION] = { K_SECTION, 0 },
+	[ZD_FIELD_INSTALLED_SIZE] = { K_CHAR, 0 },
+	[ZD_FIELD_ORIGIN] = { K_CHAR, 0 },
+	[ZD_FIELD_MAINTAINER] = { K_CHAR, 0 },
+	[ZD_FIELD_BUGS] = { K_CHAR, 0 },
+	[ZD_FIELD_ARCHITECTURE] = { K_ARCH, 0 },
+	[ZD_FIELD_MULTI_ARCH] = { K_MULTIARCH, 0 },
+	[ZD_FIELD_SOURCE] = { K_CHAR, 0 },
+	[ZD_FIELD_VERSION] = { K_VERSION, 0 },
+	[ZD_FIELD_CONFIG_VERSION] = { K_STATUSONLY, 0 },
+	[ZD_FIELD_REPLACES] = { K_DEP, DEP_REPLACES },
+	[ZD_FIELD_PROVIDES] = { K_DEP, DEP_PROVIDES },
+	[ZD_FIELD_DEPENDS] = { K_DEP, DEP_DEPENDS },
+	[ZD_FIELD_PRE_DEPENDS] = { K_DEP, DEP_PREDEPENDS },
+	[ZD_FIELD_RECOMMENDS] = { K_DEP, DEP_RECOMMENDS },
+	[ZD_FIELD_SUGGESTS] = { K_DEP, DEP_SUGGESTS },
+	[ZD_FIELD_BREAKS] = { K_DEP, DEP_BREAKS },
+	[ZD_FIELD_CONFLICTS] = { K_DEP, DEP_CONFLICTS },
+	[ZD_FIELD_ENHANCES] = { K_DEP, DEP_ENHANCES },
+	[ZD_FIELD_CONFFILES] = { K_STATUSONLY, 0 },
+	[ZD_FIELD_FILENAME] = { K_ARCHIVES, 0 },
+	[ZD_FIELD_SIZE] = { K_ARCHIVES, 0 },
+	[ZD_FIELD_MD5SUM] = { K_ARCHIVES, 0 },
+	[ZD_FIELD_MSDOS_FILENAME] = { K_ARCHIVES, 0 },
+	[ZD_FIELD_DESCRIPTION] = { K_CHAR, 0 },
+	[ZD_FIELD_TRIGGERS_PENDING] = { K_STATUSONLY, 0 },
+	[ZD_FIELD_TRIGGERS_AWAITED] = { K_STATUSONLY, 0 },
+	[ZD_FIELD_RECOMMENDED] = { K_OBSOLETE, 0 },
+	[ZD_FIELD_OPTIONAL] = { K_OBSOLETE, 0 },
+	[ZD_FIELD_CLASS] = { K_OBSOLETE, 0 },
+	[ZD_FIELD_REVISION] = { K_OBSOLETE, 0 },
+	[ZD_FIELD_PACKAGE_REVISION] = { K_OBSOLETE, 0 },
+	[ZD_FIELD_PACKAGE_REVISION_] = { K_OBSOLETE, 0 },
 };
 
-#define N_FIELDINFOS (sizeof(fieldinfos) / sizeof(fieldinfos[0]))
 static_assert(DEP_ENHANCES + 1 ==
               sizeof(((struct zd_pkginfo *)0)->deps) / sizeof(char *),
               "one slot per relation field");
 
-static const struct fieldinfo *
-find_field(const char *name)
+/* The dpkg field name names, into *fi; false for a user-defined field. */
+static bool
+find_field(const char *name, struct fieldinfo *fi)
 {
-	for (size_t i = 0; i < N_FIELDINFOS; i++)
-		if (strcasecmp(name, fieldinfos[i].name) == 0)
-			return &fieldinfos[i];
-	return NULL;
+	enum zd_field_id id = zd_control_field_find(name, strlen(name));
+
+	if (id == ZD_FIELD_USER)
+		return false;
+	fi->name = zd_control_field_name(id);
+	fi->kind = field_kinds[id].kind;
+	fi->arg = field_kinds[id].arg;
+	return true;
 }
 
 static const char *const multiarch_names[] = {
@@ -444,11 +451,11 @@ zd_pkginfo_load(const struct zd_control *ctl, const char *native_arch,
 			                        required[i], "missing");
 	for (size_t i = 0; i < ctl->n; i++) {
 		const struct zd_field *fl = &ctl->fields[i];
-		const struct fieldinfo *fi = find_field(fl->name);
+		struct fieldinfo fis, *fi = &fis;
 		const char *v = fl->value;
 		int k;
 
-		if (fi == NULL)
+		if (!find_field(fl->name, fi))
 			continue;
 		if (*v == '\0')
 			return load_unsupported(pi, err,
@@ -594,11 +601,11 @@ int
 zd_pkginfo_write_known(FILE *f, const struct zd_pkginfo *pi, const char *name,
                        bool header)
 {
-	const struct fieldinfo *fi = find_field(name);
+	struct fieldinfo fi;
 
-	if (fi == NULL)
+	if (!find_field(name, &fi))
 		return 1;
-	write_field(f, pi, fi, header);
+	write_field(f, pi, &fi, header);
 	return 0;
 }
 
