@@ -22,6 +22,7 @@
 
 #include "lib/c-ctype.h"
 #include "lib/dpkg-check.h"
+#include "lib/dpkg-pkginfo.h"
 #include "lib/fdio.h"
 
 /* dpkg's MAXCONFFILENAME (src/deb/dpkg-deb.h). */
@@ -38,116 +39,6 @@ struct check {
 	struct zd_error *err;
 	const char *ctlpath;	/* DIR/DEBIAN/control, for messages */
 };
-
-/* dpkg's pkg_name_is_illegal(); the reason goes to buf. */
-static const char *
-name_problem(const char *p, char *buf, size_t size)
-{
-	static const char punct_allowed[] = "-+._";
-	int c;
-
-	if (*p == '\0')
-		return "may not be empty string";
-	if (!c_isalnum((unsigned char)*p))
-		return "must start with an alphanumeric character";
-	while ((c = (unsigned char)*p++) != '\0')
-		if (!c_isalnum(c) && strchr(punct_allowed, c) == NULL)
-			break;
-	if (c == '\0')
-		return NULL;
-	snprintf(buf, size, "character '%c' not allowed (only letters, "
-	         "digits and characters '%s')", c, punct_allowed);
-	return buf;
-}
-
-/* dpkg's parseversion(), strict: every problem is an error. */
-static const char *
-version_problem(const char *string)
-{
-	const char *end, *ptr, *colon, *hyphen, *ver, *ver_end;
-
-	while (*string && c_isblank((unsigned char)*string))
-		string++;
-	if (*string == '\0')
-		return "version string is empty";
-	end = string;
-	while (*end && !c_isblank((unsigned char)*end))
-		end++;
-	ptr = end;
-	while (*ptr && c_isblank((unsigned char)*ptr))
-		ptr++;
-	if (*ptr)
-		return "version string has embedded spaces";
-
-	colon = strchr(string, ':');
-	if (colon != NULL) {
-		char *eepoch;
-		long epoch;
-
-		errno = 0;
-		epoch = strtol(string, &eepoch, 10);
-		if (eepoch == string)
-			return "epoch in version is empty";
-		if (eepoch != colon)
-			return "epoch in version is not number";
-		if (epoch < 0)
-			return "epoch in version is negative";
-		if (epoch > INT_MAX || errno == ERANGE)
-			return "epoch in version is too big";
-		if (*++colon == '\0')
-			return "nothing after colon in version number";
-		string = colon;
-	}
-	/* [string, end) is upstream[-revision]; the last '-' splits. */
-	ver = string;
-	ver_end = end;
-	hyphen = NULL;
-	for (ptr = ver; ptr < end; ptr++)
-		if (*ptr == '-')
-			hyphen = ptr;
-	if (hyphen != NULL) {
-		ver_end = hyphen;
-		if (hyphen + 1 == end)
-			return "revision number is empty";
-	}
-	if (ver == ver_end)
-		return "version number is empty";
-	if (!c_isdigit((unsigned char)*ver))
-		return "version number does not start with digit";
-	for (ptr = ver + 1; ptr < ver_end; ptr++)
-		if (!c_isalnum((unsigned char)*ptr) &&
-		    strchr(".-+~:", *ptr) == NULL)
-			return "invalid character in version number";
-	if (hyphen != NULL)
-		for (ptr = hyphen + 1; ptr < end; ptr++)
-			if (!c_isalnum((unsigned char)*ptr) &&
-			    strchr(".+~", *ptr) == NULL)
-				return "invalid character in revision number";
-	return NULL;
-}
-
-int
-zd_pkgcheck_name(const char *name, struct zd_error *err)
-{
-	char buf[160];
-	const char *why = name_problem(name, buf, sizeof(buf));
-
-	if (why != NULL)
-		return zd_err(err, ZD_E_FORMAT, "invalid package name '%s': %s",
-		              name, why);
-	return 0;
-}
-
-int
-zd_pkgcheck_version(const char *version, struct zd_error *err)
-{
-	const char *why = version_problem(version);
-
-	if (why != NULL)
-		return zd_err(err, ZD_E_FORMAT, "invalid version '%s': %s",
-		              version, why);
-	return 0;
-}
 
 /* A problem dpkg-deb only warns about: an error when strict. */
 static int __attribute__((format(printf, 2, 3)))
@@ -175,24 +66,6 @@ find_field(const struct zd_control *ctl, const char *name)
 	return NULL;
 }
 
-/* dpkg_arch_name_is_illegal(). */
-static const char *
-arch_problem(const char *p, char *buf, size_t size)
-{
-	if (*p == '\0')
-		return "may not be empty string";
-	if (!c_isalnum((unsigned char)*p))
-		return "must start with an alphanumeric";
-	while (*++p != '\0')
-		if (!c_isalnum((unsigned char)*p) && *p != '-')
-			break;
-	if (*p == '\0')
-		return NULL;
-	snprintf(buf, size, "character '%c' not allowed (only letters, "
-	         "digits and characters '%s')", *p, "-");
-	return buf;
-}
-
 /*
  * The per-field checks dpkg runs while parsing, in field order, then
  * pkg_parse_verify() and check_dpkg_control_file().
@@ -211,8 +84,7 @@ check_control(struct check *ck, const struct zd_control *ctl)
 	static const char *const ensured[] = { "Description", "Maintainer" };
 	const char *path = ck->ctlpath;
 	const struct zd_field *f;
-	char buf[160];
-	const char *why;
+	struct zd_error why = ZD_ERROR_INIT;
 
 	for (size_t i = 0; i < ctl->n; i++) {
 		const struct zd_field *fi = &ctl->fields[i];
@@ -225,30 +97,34 @@ check_control(struct check *ck, const struct zd_control *ctl)
 				              "allowed in this context", path,
 				              fi->line,
 				              zd_control_field_name(rejected[r]));
-		if (strcasecmp(fi->name, "Package") == 0) {
-			why = name_problem(fi->value, buf, sizeof(buf));
-			if (why != NULL)
+		if (fi->id == ZD_FIELD_PACKAGE) {
+			if (zd_pkginfo_check_name(fi->value, &why) < 0)
 				return zd_err(ck->err, ZD_E_FORMAT, "'%s' line "
 				              "%u: invalid package name in "
 				              "'Package' field: %s", path,
-				              fi->line, why);
-		} else if (strcasecmp(fi->name, "Version") == 0) {
-			why = version_problem(fi->value);
-			if (why != NULL)
+				              fi->line, why.msg);
+		} else if (fi->id == ZD_FIELD_VERSION) {
+			struct zd_version v;
+			int rc = zd_version_parse(fi->value, &v, &why);
+
+			zd_version_free(&v);
+			if (rc < 0 && why.code == ZD_E_NOMEM)
+				return zd_err(ck->err, ZD_E_NOMEM, "%s",
+				              why.msg);
+			if (rc < 0)
 				return zd_err(ck->err, ZD_E_FORMAT, "'%s' line "
 				              "%u: 'Version' field value '%.250s':"
 				              " %s", path, fi->line, fi->value,
-				              why);
-		} else if (strcasecmp(fi->name, "Architecture") == 0 &&
+				              why.msg);
+		} else if (fi->id == ZD_FIELD_ARCHITECTURE &&
 		           fi->value[0] != '\0' &&
 		           strcmp(fi->value, "all") != 0 &&
-		           strcmp(fi->value, "any") != 0) {
-			why = arch_problem(fi->value, buf, sizeof(buf));
-			if (why != NULL &&
-			    problem(ck, "'%s' line %u: '%s' is not a valid "
+		           strcmp(fi->value, "any") != 0 &&
+		           zd_pkginfo_check_arch(fi->value, &why) < 0) {
+			if (problem(ck, "'%s' line %u: '%s' is not a valid "
 			            "architecture name in 'Architecture' "
 			            "field: %s", path, fi->line, fi->value,
-			            why) < 0)
+			            why.msg) < 0)
 				return -1;
 		}
 	}

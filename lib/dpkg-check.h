@@ -4,7 +4,7 @@
  *
  * The checks and their wording are dpkg's (1.21.22): src/deb/build.c
  * check_dpkg_control_file, check_file_perms, check_conffiles; lib/dpkg/parse.c
- * pkg_parse_verify; lib/dpkg/parsehelp.c pkg_name_is_illegal, parseversion.
+ * pkg_parse_verify; the name and version rules are dpkg-pkginfo's.
  */
 #ifndef ZDEB_DPKG_CHECK_H
 #define ZDEB_DPKG_CHECK_H
@@ -13,29 +13,6 @@
 
 #include "lib/dpkg-control.h"
 #include "lib/error.h"
-
-/*
- * dpkg's package name rule (pkg_name_is_illegal).  Uppercase letters pass
- * (dpkg lowercases the name); '_' passes here (deprecated but legal) and
- * is rejected by zd_pkgcheck_tree, as dpkg-deb -b does.  Returns 0, or -1
- * with err set (ZD_E_FORMAT): "invalid package name 'NAME': REASON", REASON
- * one of "may not be empty string", "must start with an alphanumeric
- * character", "character 'C' not allowed (only letters, digits and
- * characters '-+._')".
- */
-int zd_pkgcheck_name(const char *name, struct zd_error *err);
-/*
- * dpkg's version syntax rule (parseversion, strict as in dpkg-deb -b).
- * Returns 0, or -1 with err set (ZD_E_FORMAT): "invalid version 'V':
- * REASON", REASON dpkg's: "version string is empty", "version string has
- * embedded spaces", "epoch in version is empty", "epoch in version is not
- * number", "epoch in version is negative", "epoch in version is too big",
- * "nothing after colon in version number", "revision number is empty",
- * "version number is empty", "version number does not start with digit",
- * "invalid character in version number", "invalid character in revision
- * number".
- */
-int zd_pkgcheck_version(const char *version, struct zd_error *err);
 
 /*
  * Runs dpkg-deb -b's checks on DIR/DEBIAN, in dpkg's order, stopping at the

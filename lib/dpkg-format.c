@@ -236,15 +236,18 @@ write_virtual(FILE *f, const struct zd_pkginfo *pi, const char *name,
 		if (tmp == NULL)
 			return zd_err(err, ZD_E_NOMEM, "out of memory");
 		if (zd_version_parse(tmp, &v, err) < 0) {
+			zd_version_free(&v);
 			free(tmp);
+			if (err->code == ZD_E_FORMAT)
+				err->code = ZD_E_UNSUPPORTED;
 			return -1;
 		}
 		free(tmp);
 		if (upstream)
-			fputs(v.upstream, f);
+			fputs(v.version, f);
 		else
 			zd_version_print(f, &v);
-		free(v.upstream);
+		zd_version_free(&v);
 	} else {
 		return 1;
 	}

@@ -19,7 +19,6 @@
 #include <strings.h>
 
 #include "lib/c-ctype.h"
-#include "lib/dpkg-check.h"
 #include "lib/dpkg-pkginfo.h"
 
 enum kind {
@@ -132,34 +131,125 @@ parse_nv(const char *value, const char *const *names, size_t n)
 }
 
 int
-zd_version_parse(const char *s, struct zd_version *v, struct zd_error *err)
+zd_version_parse(const char *string, struct zd_version *v,
+                 struct zd_error *err)
 {
-	struct zd_error verr = ZD_ERROR_INIT;
-	const char *colon;
-	char *dash;
+	const char *end, *ptr, *colon;
+	char *hyphen;
 
-	if (zd_pkgcheck_version(s, &verr) < 0)
-		return zd_err(err, ZD_E_UNSUPPORTED, "%s", verr.msg);
-	while (c_isspace((unsigned char)*s))
-		s++;
 	v->epoch = 0;
-	colon = strchr(s, ':');
-	if (colon != NULL) {
-		v->epoch = strtoul(s, NULL, 10);
-		s = colon + 1;
-	}
-	v->upstream = strdup(s);
-	if (v->upstream == NULL)
-		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	for (size_t l = strlen(v->upstream);
-	     l > 0 && c_isspace((unsigned char)v->upstream[l - 1]); l--)
-		v->upstream[l - 1] = '\0';
-	dash = strrchr(v->upstream, '-');
+	v->version = NULL;
 	v->revision = "";
-	if (dash != NULL) {
-		*dash = '\0';
-		v->revision = dash + 1;
+	/* Leading blanks, then the version up to a blank: nothing may follow
+	 * but blanks. */
+	while (*string != '\0' && c_isblank((unsigned char)*string))
+		string++;
+	if (*string == '\0')
+		return zd_err(err, ZD_E_FORMAT, "version string is empty");
+	end = string;
+	while (*end != '\0' && !c_isblank((unsigned char)*end))
+		end++;
+	ptr = end;
+	while (*ptr != '\0' && c_isblank((unsigned char)*ptr))
+		ptr++;
+	if (*ptr != '\0')
+		return zd_err(err, ZD_E_FORMAT,
+		              "version string has embedded spaces");
+
+	colon = strchr(string, ':');
+	if (colon != NULL) {
+		char *eepoch;
+		long epoch;
+
+		errno = 0;
+		epoch = strtol(string, &eepoch, 10);
+		if (eepoch == string)
+			return zd_err(err, ZD_E_FORMAT,
+			              "epoch in version is empty");
+		if (eepoch != colon)
+			return zd_err(err, ZD_E_FORMAT,
+			              "epoch in version is not number");
+		if (epoch < 0)
+			return zd_err(err, ZD_E_FORMAT,
+			              "epoch in version is negative");
+		if (epoch > INT_MAX || errno == ERANGE)
+			return zd_err(err, ZD_E_FORMAT,
+			              "epoch in version is too big");
+		if (*++colon == '\0')
+			return zd_err(err, ZD_E_FORMAT,
+			              "nothing after colon in version number");
+		string = colon;
+		v->epoch = (unsigned)epoch;
 	}
+	v->version = strndup(string, (size_t)(end - string));
+	if (v->version == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	hyphen = strrchr(v->version, '-');
+	if (hyphen != NULL) {
+		*hyphen++ = '\0';
+		if (*hyphen == '\0')
+			return zd_err(err, ZD_E_FORMAT,
+			              "revision number is empty");
+		v->revision = hyphen;
+	}
+	ptr = v->version;
+	if (*ptr == '\0')
+		return zd_err(err, ZD_E_FORMAT, "version number is empty");
+	if (!c_isdigit((unsigned char)*ptr++))
+		return zd_err(err, ZD_E_FORMAT,
+		              "version number does not start with digit");
+	for (; *ptr != '\0'; ptr++)
+		if (!c_isalnum((unsigned char)*ptr) &&
+		    strchr(".-+~:", *ptr) == NULL)
+			return zd_err(err, ZD_E_FORMAT,
+			              "invalid character in version number");
+	for (ptr = v->revision; *ptr != '\0'; ptr++)
+		if (!c_isalnum((unsigned char)*ptr) &&
+		    strchr(".+~", *ptr) == NULL)
+			return zd_err(err, ZD_E_FORMAT,
+			              "invalid character in revision number");
+	return 0;
+}
+
+void
+zd_version_free(struct zd_version *v)
+{
+	free(v->version);
+	v->version = NULL;
+}
+
+int
+zd_pkginfo_check_name(const char *p, struct zd_error *err)
+{
+	static const char punct_allowed[] = "-+._";
+	int c;
+
+	if (*p == '\0')
+		return zd_err(err, ZD_E_FORMAT, "may not be empty string");
+	if (!c_isalnum((unsigned char)*p))
+		return zd_err(err, ZD_E_FORMAT,
+		              "must start with an alphanumeric character");
+	while ((c = (unsigned char)*p++) != '\0')
+		if (!c_isalnum(c) && strchr(punct_allowed, c) == NULL)
+			return zd_err(err, ZD_E_FORMAT, "character '%c' not "
+			              "allowed (only letters, digits and "
+			              "characters '%s')", c, punct_allowed);
+	return 0;
+}
+
+int
+zd_pkginfo_check_arch(const char *p, struct zd_error *err)
+{
+	if (*p == '\0')
+		return zd_err(err, ZD_E_FORMAT, "may not be empty string");
+	if (!c_isalnum((unsigned char)*p))
+		return zd_err(err, ZD_E_FORMAT,
+		              "must start with an alphanumeric");
+	while (*++p != '\0')
+		if (!c_isalnum((unsigned char)*p) && *p != '-')
+			return zd_err(err, ZD_E_FORMAT, "character '%c' not "
+			              "allowed (only letters, digits and "
+			              "characters '%s')", *p, "-");
 	return 0;
 }
 
@@ -167,8 +257,8 @@ void
 zd_version_print(FILE *f, const struct zd_version *v)
 {
 	if (v->epoch > 0)
-		fprintf(f, "%lu:", v->epoch);
-	fputs(v->upstream, f);
+		fprintf(f, "%u:", v->epoch);
+	fputs(v->version, f);
 	if (*v->revision != '\0')
 		fprintf(f, "-%s", v->revision);
 }
@@ -182,8 +272,10 @@ normalize_version(const char *s, struct zd_error *err)
 	FILE *f;
 	bool bad;
 
-	if (zd_version_parse(s, &v, err) < 0)
+	if (zd_version_parse(s, &v, err) < 0) {
+		zd_version_free(&v);
 		return NULL;
+	}
 	f = open_memstream(&out, &len);
 	if (f != NULL) {
 		zd_version_print(f, &v);
@@ -193,23 +285,12 @@ normalize_version(const char *s, struct zd_error *err)
 			out = NULL;
 		}
 	}
-	free(v.upstream);
+	zd_version_free(&v);
 	if (out == NULL)
 		zd_err(err, ZD_E_NOMEM, "out of memory");
 	return out;
 }
 
-/* dpkg_arch_name_is_illegal() == NULL. */
-static bool
-arch_name_ok(const char *p, size_t len)
-{
-	if (len == 0 || !c_isalnum((unsigned char)p[0]))
-		return false;
-	for (size_t i = 1; i < len; i++)
-		if (!c_isalnum((unsigned char)p[i]) && p[i] != '-')
-			return false;
-	return true;
-}
 
 static int
 unsupported(struct zd_error *err, const char *field, const char *why)
@@ -261,7 +342,7 @@ normalize_deps(const char *field, int type, const char *s,
 				zd_err(err, ZD_E_NOMEM, "out of memory");
 				goto fail;
 			}
-			if (zd_pkgcheck_name(tmp, &nerr) < 0 ||
+			if (zd_pkginfo_check_name(tmp, &nerr) < 0 ||
 			    strchr(tmp, '_') != NULL) {
 				free(tmp);
 				unsupported(err, field, "bad package name");
@@ -281,18 +362,26 @@ normalize_deps(const char *field, int type, const char *s,
 				       *s != '(' && *s != ',' && *s != '|' &&
 				       *s != '[' && *s != '<')
 					s++;
-				if (!arch_name_ok(start, (size_t)(s - start))) {
+				tmp = strndup(start, (size_t)(s - start));
+				if (tmp == NULL) {
+					zd_err(err, ZD_E_NOMEM,
+					       "out of memory");
+					goto fail;
+				}
+				if (zd_pkginfo_check_arch(tmp, &nerr) < 0) {
+					free(tmp);
 					unsupported(err, field,
 					            "bad architecture qualifier");
 					goto fail;
 				}
-				fprintf(b.f, ":%.*s", (int)(s - start), start);
+				fprintf(b.f, ":%s", tmp);
+				free(tmp);
 			}
 			while (c_isspace((unsigned char)*s))
 				s++;
 			if (*s == '(') {
 				const char *op;
-				struct zd_version v;
+				struct zd_version v = { 0, NULL, "" };
 
 				s++;
 				while (c_isspace((unsigned char)*s))
@@ -330,6 +419,7 @@ normalize_deps(const char *field, int type, const char *s,
 					s++;
 				if (*s != ')' || zd_version_parse(tmp, &v,
 				                               err) < 0) {
+					zd_version_free(&v);
 					free(tmp);
 					unsupported(err, field, "version");
 					goto fail;
@@ -339,7 +429,7 @@ normalize_deps(const char *field, int type, const char *s,
 				fprintf(b.f, " (%.*s ", *op == '=' ? 1 : 2, op);
 				zd_version_print(b.f, &v);
 				fputc(')', b.f);
-				free(v.upstream);
+				zd_version_free(&v);
 				while (c_isspace((unsigned char)*s))
 					s++;
 			}
@@ -462,7 +552,7 @@ zd_pkginfo_load(const struct zd_control *ctl, const char *native_arch,
 			                        fi->name, "empty value");
 		switch (fi->kind) {
 		case K_NAME:
-			if (zd_pkgcheck_name(v, &nerr) < 0)
+			if (zd_pkginfo_check_name(v, &nerr) < 0)
 				return load_unsupported(pi, err,
 				                        fi->name, nerr.msg);
 			pi->name = strdup(v);
@@ -506,7 +596,7 @@ zd_pkginfo_load(const struct zd_control *ctl, const char *native_arch,
 				goto nomem;
 			break;
 		case K_ARCH:
-			if (!arch_name_ok(v, strlen(v)) ||
+			if (zd_pkginfo_check_arch(v, &nerr) < 0 ||
 			    strstr(v, "any") != NULL)
 				return load_unsupported(pi, err,
 				                        fi->name, "value");

@@ -67,22 +67,47 @@ int zd_pkginfo_write_known(FILE *f, const struct zd_pkginfo *pi,
 const struct zd_field *zd_pkginfo_arbitrary(const struct zd_pkginfo *pi,
                                             const char *name);
 
-/* The parts of a version, as dpkg's parseversion() splits it. */
+/* A version as dpkg's parseversion() splits it. */
 struct zd_version {
-	unsigned long epoch;
-	char *upstream;		/* malloc'd */
-	const char *revision;	/* inside upstream's allocation, or "" */
+	unsigned epoch;
+	char *version;		/* malloc'd: the upstream part */
+	const char *revision;	/* inside version's allocation, or "" */
 };
 
 /*
- * Splits s into v (free v->upstream).  Returns 0, or -1 with err set:
- * ZD_E_UNSUPPORTED with dpkg's reason when s is not a valid version;
- * ZD_E_NOMEM.
+ * dpkg's parseversion() (lib/dpkg/parsehelp.c), strict as dpkg-deb's
+ * parser is: every problem fails.  Free v with zd_version_free, also after
+ * a failure.  Returns 0, or -1 with err set: ZD_E_FORMAT with dpkg's
+ * reason as the whole message ("version string is empty", "version string
+ * has embedded spaces", "epoch in version is empty", "epoch in version is
+ * not number", "epoch in version is negative", "epoch in version is too
+ * big", "nothing after colon in version number", "revision number is
+ * empty", "version number is empty", "version number does not start with
+ * digit", "invalid character in version number", "invalid character in
+ * revision number"); ZD_E_NOMEM.
  */
 int zd_version_parse(const char *s, struct zd_version *v,
                      struct zd_error *err);
+void zd_version_free(struct zd_version *v);
 /* dpkg's varbufversion(..., vdew_nonambig) into f. */
 void zd_version_print(FILE *f, const struct zd_version *v);
+
+/*
+ * dpkg's package name rule (pkg_name_is_illegal): letters, digits and
+ * "-+._", starting with a letter or digit (uppercase passes: dpkg
+ * lowercases the name).  Returns 0, or -1 with err set (ZD_E_FORMAT) to
+ * dpkg's reason: "may not be empty string", "must start with an
+ * alphanumeric character", "character 'C' not allowed (only letters,
+ * digits and characters '-+._')".
+ */
+int zd_pkginfo_check_name(const char *name, struct zd_error *err);
+/*
+ * dpkg's architecture name rule (dpkg_arch_name_is_illegal).  Returns 0,
+ * or -1 with err set (ZD_E_FORMAT) to dpkg's reason: "may not be empty
+ * string", "must start with an alphanumeric", "character 'C' not allowed
+ * (only letters, digits and characters '-')".
+ */
+int zd_pkginfo_check_arch(const char *name, struct zd_error *err);
 
 /*
  * The native architecture dpkg would have been built for, from the

@@ -94,65 +94,6 @@ START_TEST(test_pkgcheck_good)
 }
 END_TEST
 
-START_TEST(test_pkgcheck_name)
-{
-	struct zd_error err = ZD_ERROR_INIT;
-
-	ck_assert_zd_ok(zd_pkgcheck_name("libc6-dev", &err), &err);
-	ck_assert_zd_ok(zd_pkgcheck_name("g++", &err), &err);
-	ck_assert_int_eq(zd_pkgcheck_name("", &err), -1);
-	ck_assert_str_eq(err.msg, "invalid package name '': may not be empty "
-	                 "string");
-	ck_assert_int_eq(zd_pkgcheck_name("-x", &err), -1);
-	ck_assert_str_eq(err.msg, "invalid package name '-x': must start with "
-	                 "an alphanumeric character");
-	ck_assert_int_eq(zd_pkgcheck_name("a b", &err), -1);
-	ck_assert_str_eq(err.msg, "invalid package name 'a b': character ' ' "
-	                 "not allowed (only letters, digits and characters "
-	                 "'-+._')");
-}
-END_TEST
-
-static const struct {
-	const char *v;
-	const char *why;	/* NULL: valid */
-} versions[] = {
-	{ "1.0", NULL }, { "1:2.3-4ubuntu1~bpo+1", NULL }, { "0", NULL },
-	{ "1.0-1-2", NULL }, { " 1.0 ", NULL }, { "2:1:0", NULL },
-	{ "", "version string is empty" },
-	{ "1.0 2", "version string has embedded spaces" },
-	{ ":1", "epoch in version is empty" },
-	{ "a:1", "epoch in version is empty" },
-	{ "1a:1", "epoch in version is not number" },
-	{ "1-a:b", "epoch in version is not number" },
-	{ "-1:1", "epoch in version is negative" },
-	{ "99999999999:1", "epoch in version is too big" },
-	{ "1:", "nothing after colon in version number" },
-	{ "1.0-", "revision number is empty" },
-	{ "-1", "version number is empty" },
-	{ "a1", "version number does not start with digit" },
-	{ "1_0", "invalid character in version number" },
-	{ "1-a_b", "invalid character in revision number" },
-};
-
-START_TEST(test_pkgcheck_version)
-{
-	struct zd_error err = ZD_ERROR_INIT;
-	char want[256];
-	int rc = zd_pkgcheck_version(versions[_i].v, &err);
-
-	if (versions[_i].why == NULL) {
-		ck_assert_zd_ok(rc, &err);
-		return;
-	}
-	ck_assert_int_eq(rc, -1);
-	ck_assert_int_eq(err.code, ZD_E_FORMAT);
-	snprintf(want, sizeof(want), "invalid version '%s': %s",
-	         versions[_i].v, versions[_i].why);
-	ck_assert_str_eq(err.msg, want);
-}
-END_TEST
-
 /*
  * Failing trees: control text, a shell snippet run in the tree, and the
  * message (a suffix of ours), and what dpkg-deb -b says.
@@ -284,9 +225,6 @@ pkgcheck_suite(void)
 	TCase *malformed = zd_test_tcase(s, "malformed");
 
 	tcase_add_test(core, test_pkgcheck_good);
-	tcase_add_test(core, test_pkgcheck_name);
-	tcase_add_loop_test(core, test_pkgcheck_version, 0,
-	                    sizeof(versions) / sizeof(versions[0]));
 	tcase_add_loop_test(malformed, test_pkgcheck_bad, 0,
 	                    sizeof(bad) / sizeof(bad[0]));
 	return s;

@@ -94,6 +94,61 @@ START_TEST(test_pkginfo_unsupported)
 }
 END_TEST
 
+START_TEST(test_pkginfo_check_name)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+
+	ck_assert_zd_ok(zd_pkginfo_check_name("libc6-dev", &err), &err);
+	ck_assert_zd_ok(zd_pkginfo_check_name("g++", &err), &err);
+	ck_assert_int_eq(zd_pkginfo_check_name("", &err), -1);
+	ck_assert_str_eq(err.msg, "may not be empty string");
+	ck_assert_int_eq(zd_pkginfo_check_name("-x", &err), -1);
+	ck_assert_str_eq(err.msg, "must start with an alphanumeric character");
+	ck_assert_int_eq(zd_pkginfo_check_name("a b", &err), -1);
+	ck_assert_str_eq(err.msg, "character ' ' not allowed (only letters, "
+	                 "digits and characters '-+._')");
+}
+END_TEST
+
+static const struct {
+	const char *v;
+	const char *why;	/* NULL: valid */
+} versions[] = {
+	{ "1.0", NULL }, { "1:2.3-4ubuntu1~bpo+1", NULL }, { "0", NULL },
+	{ "1.0-1-2", NULL }, { " 1.0 ", NULL }, { "2:1:0", NULL },
+	{ "", "version string is empty" },
+	{ "1.0 2", "version string has embedded spaces" },
+	{ ":1", "epoch in version is empty" },
+	{ "a:1", "epoch in version is empty" },
+	{ "1a:1", "epoch in version is not number" },
+	{ "1-a:b", "epoch in version is not number" },
+	{ "-1:1", "epoch in version is negative" },
+	{ "99999999999:1", "epoch in version is too big" },
+	{ "1:", "nothing after colon in version number" },
+	{ "1.0-", "revision number is empty" },
+	{ "-1", "version number is empty" },
+	{ "a1", "version number does not start with digit" },
+	{ "1_0", "invalid character in version number" },
+	{ "1-a_b", "invalid character in revision number" },
+};
+
+START_TEST(test_pkginfo_version_parse)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_version v;
+	int rc = zd_version_parse(versions[_i].v, &v, &err);
+
+	zd_version_free(&v);
+	if (versions[_i].why == NULL) {
+		ck_assert_zd_ok(rc, &err);
+		return;
+	}
+	ck_assert_int_eq(rc, -1);
+	ck_assert_int_eq(err.code, ZD_E_FORMAT);
+	ck_assert_str_eq(err.msg, versions[_i].why);
+}
+END_TEST
+
 static Suite *
 pkginfo_suite(void)
 {
@@ -102,6 +157,9 @@ pkginfo_suite(void)
 	TCase *malformed = zd_test_tcase_plain(s, "malformed");
 
 	tcase_add_test(core, test_pkginfo_field);
+	tcase_add_test(core, test_pkginfo_check_name);
+	tcase_add_loop_test(core, test_pkginfo_version_parse, 0,
+	                    sizeof(versions) / sizeof(versions[0]));
 	tcase_add_test(malformed, test_pkginfo_unsupported);
 	return s;
 }
