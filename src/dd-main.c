@@ -12,7 +12,7 @@
  * registry's (lib/codec.h).  The
  * environment (DPKG_DEB_THREADS_MAX, DPKG_DEB_COMPRESSOR_TYPE, ..._LEVEL)
  * is read first, so the command line wins.  What zdeb does not implement
- * runs the real dpkg-deb (dd_delegate).
+ * runs the real dpkg-deb (dd_delegate, in dd-handoff.c).
  */
 #include "config.h"
 
@@ -29,7 +29,6 @@
 #include "src/cmd.h"
 #include "src/dd.h"
 #include "src/msg.h"
-#include "src/stockdeb.h"
 
 struct dd_opts dd_opts;
 
@@ -98,54 +97,6 @@ dd_debug(const char *fmt, ...)
 	vmsg("debug", fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-/* The real dpkg-deb: the diverted one, else /usr/bin/dpkg-deb unless that
- * is us. */
-static const char *
-real_dpkg_deb(void)
-{
-	static const char stock[] = "/usr/bin/dpkg-deb";
-
-	if (access(ZD_DPKG_DEB_DIVERTED, X_OK) == 0)
-		return ZD_DPKG_DEB_DIVERTED;
-	if (access(stock, X_OK) != 0 || zd_stockdeb_is_self(stock))
-		return NULL;
-	return stock;
-}
-
-bool
-dd_have_real(void)
-{
-	return real_dpkg_deb() != NULL;
-}
-
-int
-dd_delegate(const char *why, const struct zd_deb *deb)
-{
-	const char *real = real_dpkg_deb();
-	char **argv;
-
-	if (real == NULL)
-		return dd_fail("%s (not supported by zdeb, and no real "
-		               "dpkg-deb to run)", why);
-	dd_debug("running %s: %s", real, why);
-	fflush(stdout);
-	if (deb != NULL && deb->fd >= 0) {
-		/* The .deb came from stdin: give the real one our copy. */
-		if (lseek(deb->fd, 0, SEEK_SET) != 0 || dup2(deb->fd, 0) < 0)
-			return dd_fail("cannot rewind standard input: %s",
-			               strerror(errno));
-	}
-	argv = calloc((size_t)dd_opts.argc + 1, sizeof(*argv));
-	if (argv == NULL)
-		return dd_fail("out of memory");
-	argv[0] = (char *)"dpkg-deb";
-	for (int i = 1; i < dd_opts.argc; i++)
-		argv[i] = dd_opts.argv[i];
-	execv(real, argv);
-	free(argv);
-	return dd_fail("unable to execute %s: %s", real, strerror(errno));
 }
 
 /* dpkg's parse_compress_type(): badusage on failure. */
@@ -513,7 +464,7 @@ do_version(char **argv)
 {
 	(void)argv;
 	/* The version is the real dpkg-deb's, when there is one. */
-	if (real_dpkg_deb() != NULL)
+	if (dd_have_real())
 		return dd_delegate("--version reports the real dpkg-deb's",
 		                   NULL);
 	printf("Debian 'dpkg-deb' package archive backend version "

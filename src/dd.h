@@ -44,13 +44,14 @@ void dd_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void dd_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
- * Runs the real dpkg-deb with the original command line, telling why with
- * -D.  When deb is not NULL and was read from stdin, its spooled copy is
- * given as stdin.  Returns only when no real dpkg-deb can be run: then the
- * error is printed and 2 returned.
+ * Hands the command to the real dpkg-deb (dd-handoff.c): runs it with the
+ * original command line, telling why with -D, and logs the hand-off under
+ * ZDEB_HANDOFF=count.  When deb is not NULL and was read from stdin, its
+ * spooled copy is given as stdin.  Returns only when it cannot or may not
+ * (ZDEB_HANDOFF=never) run one: then the error is printed and 2 returned.
  */
 int dd_delegate(const char *why, const struct zd_deb *deb);
-/* True when dd_delegate() has a real dpkg-deb to run. */
+/* True when dd_delegate() would run a real dpkg-deb. */
 bool dd_have_real(void);
 
 /*
