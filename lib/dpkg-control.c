@@ -12,7 +12,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -110,17 +112,45 @@ dup_mem(const char *p, size_t len)
 	return s;
 }
 
-/* Error with the "cannot parse 'WHAT' line N: " prefix. */
-#define PERR(...) \
-	do { \
-		zd_err(err, ZD_E_FORMAT, __VA_ARGS__); \
-		zd_err_prefix(err, "cannot parse '%s' line %u", what, lno); \
-		goto fail; \
-	} while (0)
+/* dpkg's MSDOS_EOF_CHAR: ^Z ends a line, or the file, as a newline does. */
+#define MSDOS_EOF 032
+
+/* dpkg's parsedb_state, as much of it as parse_stanza() uses. */
+struct reader {
+	const unsigned char *p;		/* dataptr */
+	const unsigned char *end;	/* endptr */
+	int lno;
+};
+
+static bool
+at_eof(const struct reader *r)
+{
+	return r->p >= r->end;
+}
+
+static int
+getc_(struct reader *r)
+{
+	return *r->p++;
+}
+
+/* Sets err to dpkg's message and returns -1. */
+static int __attribute__((format(printf, 2, 3)))
+perr(struct zd_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	err->code = ZD_E_FORMAT;
+	err->sys_errno = 0;
+	return -1;
+}
 
 static int
 add_field(struct zd_control *c, const char *name, size_t nlen,
-          const char *value, size_t vlen, unsigned line)
+          const char *value, size_t vlen, unsigned line, int lno)
 {
 	struct zd_field *f;
 
@@ -132,6 +162,7 @@ add_field(struct zd_control *c, const char *name, size_t nlen,
 	f->name = dup_mem(name, nlen);
 	f->value = dup_mem(value, vlen);
 	f->line = line;
+	f->lno = lno;
 	f->id = zd_control_field_find(name, nlen);
 	c->n++;
 	if (f->name == NULL || f->value == NULL)
@@ -139,141 +170,215 @@ add_field(struct zd_control *c, const char *name, size_t nlen,
 	return 0;
 }
 
+/*
+ * dpkg's pkg_parse_field() up to the call of the field's parser: the
+ * duplicate and name-length checks, then the field is kept.
+ */
+static int
+take_field(struct zd_control *c, const char *name, size_t nlen,
+           const char *value, size_t vlen, unsigned line, int lno,
+           const struct zd_control_cb *cb, struct zd_error *err)
+{
+	enum zd_field_id id = zd_control_field_find(name, nlen);
+
+	for (size_t i = 0; i < c->n; i++) {
+		if (id != ZD_FIELD_USER && c->fields[i].id == id)
+			return perr(err, "duplicate value for '%s' field",
+			            zd_control_field_name(id));
+	}
+	if (id == ZD_FIELD_USER && nlen < 2)
+		return perr(err, "user-defined field name '%.*s' too short",
+		            (int)nlen, name);
+	for (size_t i = 0; i < c->n && id == ZD_FIELD_USER; i++) {
+		const char *seen = c->fields[i].name;
+
+		/* A NUL in a name ends it for strlen(), as in dpkg. */
+		if (c->fields[i].id == ZD_FIELD_USER &&
+		    strncasecmp(seen, name, nlen) == 0 && strlen(seen) == nlen)
+			return perr(err, "duplicate value for user-defined "
+			            "field '%.*s'", (int)nlen, name);
+	}
+	if (add_field(c, name, nlen, value, vlen, line, lno) < 0)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	if (cb != NULL && cb->field != NULL)
+		return cb->field(cb->ctx, c, err);
+	return 0;
+}
+
+/*
+ * dpkg's parse_stanza(), with its quirks: the line count is the number of
+ * newlines read so far, a name cut by the end of the file loses its last
+ * character, a last line without a newline may be dropped.  Returns 1 when
+ * a stanza was read, 0 at the end of the data, -1 on error.
+ */
+static int
+parse_stanza(struct reader *r, struct zd_control *c,
+             const struct zd_control_cb *cb, struct zd_error *err)
+{
+	int ch = 0;
+
+	/* Skip adjacent new lines. */
+	while (!at_eof(r)) {
+		ch = getc_(r);
+		if (ch != '\n' && ch != MSDOS_EOF)
+			break;
+		r->lno++;
+	}
+	if (at_eof(r))
+		return 0;
+	/* Only now does dpkg's package begin to fill. */
+	if (cb != NULL && cb->stanza != NULL)
+		cb->stanza(cb->ctx);
+
+	/* Loop per field. */
+	for (;;) {
+		const char *fieldstart, *valuestart;
+		size_t fieldlen, valuelen;
+		unsigned line = (unsigned)r->lno + 1;
+		bool blank_line;
+
+		/* The field name. */
+		fieldstart = (const char *)r->p - 1;
+		while (!at_eof(r) && !c_isspace(ch) && ch != ':' &&
+		       ch != MSDOS_EOF)
+			ch = getc_(r);
+		fieldlen = (size_t)((const char *)r->p - fieldstart - 1);
+		if (fieldlen == 0)
+			return perr(err, "empty field name");
+		if (fieldstart[0] == '-')
+			return perr(err, "field name '%.*s' cannot start with "
+			            "hyphen", (int)fieldlen, fieldstart);
+
+		/* Spaces before the ':'. */
+		while (!at_eof(r) && ch != '\n' && c_isspace(ch))
+			ch = getc_(r);
+		if (at_eof(r))
+			return perr(err, "end of file after field name '%.*s'",
+			            (int)fieldlen, fieldstart);
+		if (ch == '\n')
+			return perr(err, "newline in field name '%.*s'",
+			            (int)fieldlen, fieldstart);
+		if (ch == MSDOS_EOF)
+			return perr(err, "MSDOS end of file (^Z) in field name "
+			            "'%.*s'", (int)fieldlen, fieldstart);
+		if (ch != ':')
+			return perr(err, "field name '%.*s' must be followed "
+			            "by colon", (int)fieldlen, fieldstart);
+
+		/* Spaces after the ':', before the value and the end of line. */
+		while (!at_eof(r)) {
+			ch = getc_(r);
+			if (ch == '\n' || !c_isspace(ch))
+				break;
+		}
+		if (at_eof(r))
+			return perr(err, "end of file before value of field "
+			            "'%.*s' (missing final newline)",
+			            (int)fieldlen, fieldstart);
+		if (ch == MSDOS_EOF)
+			return perr(err, "MSDOS end of file (^Z) in value of "
+			            "field '%.*s' (missing newline?)",
+			            (int)fieldlen, fieldstart);
+
+		/* The value, continuation lines included. */
+		blank_line = false;
+		valuestart = (const char *)r->p - 1;
+		for (;;) {
+			if (ch == '\n' || ch == MSDOS_EOF) {
+				if (blank_line)
+					return perr(err, "blank line in value "
+					            "of field '%.*s'",
+					            (int)fieldlen, fieldstart);
+				r->lno++;
+				if (at_eof(r))
+					break;
+				ch = getc_(r);
+				/* A second newline, or a new field. */
+				if (at_eof(r) || ch == '\n' || !c_isspace(ch))
+					break;
+				r->p--;
+				blank_line = true;
+			} else if (blank_line && !c_isspace(ch)) {
+				blank_line = false;
+			}
+			if (at_eof(r))
+				return perr(err, "end of file during value of "
+				            "field '%.*s' (missing final "
+				            "newline)", (int)fieldlen,
+				            fieldstart);
+			ch = getc_(r);
+		}
+		valuelen = (size_t)((const char *)r->p - valuestart - 1);
+		while (valuelen > 0 &&
+		       c_isspace((unsigned char)valuestart[valuelen - 1]))
+			valuelen--;
+
+		if (take_field(c, fieldstart, fieldlen, valuestart, valuelen,
+		               line, r->lno, cb, err) < 0)
+			return -1;
+
+		if (at_eof(r) || ch == '\n' || ch == MSDOS_EOF)
+			break;
+	}
+	if (ch == '\n')
+		r->lno++;
+	return 1;
+}
+
+int
+zd_control_parse_dpkg(const char *buf, size_t len, struct zd_control *ctl,
+                      const struct zd_control_cb *cb, int *lno,
+                      struct zd_error *err)
+{
+	struct reader r = {
+		(const unsigned char *)buf, (const unsigned char *)buf + len, 0
+	};
+	struct zd_control more = { NULL, 0 };
+	int rc;
+
+	ctl->fields = NULL;
+	ctl->n = 0;
+	rc = parse_stanza(&r, ctl, cb, err);
+	if (rc > 0 && cb != NULL && cb->done != NULL &&
+	    cb->done(cb->ctx, ctl, r.lno, err) < 0)
+		rc = -1;
+	if (rc > 0 && !at_eof(&r)) {
+		/* dpkg-deb wants one stanza, but reads the next one before
+		 * it says so. */
+		rc = parse_stanza(&r, &more, cb, err);
+		zd_control_free(&more);
+		if (rc > 0)
+			rc = perr(err, "several package info entries found, "
+			          "only one allowed");
+		else if (rc == 0)
+			rc = 1;
+	}
+	*lno = r.lno;
+	if (rc < 0)
+		return -1;
+	return rc > 0 ? 0 : 1;
+}
+
 int
 zd_control_parse(const char *buf, size_t len, const char *what,
                  struct zd_control *ctl, struct zd_error *err)
 {
-	struct zd_control c = { NULL, 0 };
-	const char *p = buf;
-	const char *end = buf + len;
-	unsigned lno = 1;
-	const char *bad;
+	int lno;
+	int rc = zd_control_parse_dpkg(buf, len, ctl, NULL, &lno, err);
 
-	bad = memchr(buf, '\0', len);
-	if (bad != NULL) {
-		for (const char *q = buf; q < bad; q++)
-			if (*q == '\n')
-				lno++;
-		PERR("NUL byte in control data");
+	if (rc > 0) {
+		zd_control_free(ctl);
+		return zd_err(err, ZD_E_FORMAT, "no package information in "
+		              "'%s'", what);
 	}
-
-	/* Skip adjacent newlines. */
-	while (p < end && *p == '\n') {
-		p++;
-		lno++;
+	if (rc < 0) {
+		zd_control_free(ctl);
+		if (err->code == ZD_E_FORMAT)
+			zd_err_prefix(err, "cannot parse '%s' near line %d",
+			              what, lno);
+		return -1;
 	}
-	if (p == end)
-		PERR("no package information in '%s'", what);
-
-	/* Loop per field. */
-	for (;;) {
-		const char *name = p;
-		const char *vstart;
-		const char *vend;
-		unsigned name_line = lno;
-		size_t nlen;
-
-		while (p < end && !c_isspace(*p) && *p != ':')
-			p++;
-		nlen = (size_t)(p - name);
-		if (nlen == 0)
-			PERR("empty field name");
-		if (name[0] == '-')
-			PERR("field name '%.*s' cannot start with hyphen",
-			     (int)nlen, name);
-		/* Blanks before ':'. */
-		while (p < end && *p != '\n' && c_isspace(*p))
-			p++;
-		if (p == end)
-			PERR("end of file after field name '%.*s'", (int)nlen,
-			     name);
-		if (*p == '\n')
-			PERR("newline in field name '%.*s'", (int)nlen, name);
-		if (*p != ':')
-			PERR("field name '%.*s' must be followed by colon",
-			     (int)nlen, name);
-		p++;
-		/* Blanks after ':', before the value or the end of line. */
-		while (p < end && *p != '\n' && c_isspace(*p))
-			p++;
-		if (p == end)
-			PERR("end of file before value of field '%.*s' "
-			     "(missing final newline)", (int)nlen, name);
-
-		/* The value: this line and its continuation lines. */
-		vstart = p;
-		for (;;) {
-			const char *eol = memchr(p, '\n', (size_t)(end - p));
-			bool blank = true;
-
-			if (eol == NULL)
-				PERR("end of file during value of field '%.*s' "
-				     "(missing final newline)", (int)nlen,
-				     name);
-			if (p != vstart) {
-				/* A continuation line: must not be blank. */
-				for (const char *q = p; q < eol; q++)
-					if (!c_isspace(*q))
-						blank = false;
-				if (blank)
-					PERR("blank line in value of field "
-					     "'%.*s'", (int)nlen, name);
-			}
-			vend = eol;
-			p = eol + 1;
-			lno++;
-			if (p == end || *p == '\n' || !c_isspace(*p))
-				break;
-		}
-		while (vend > vstart && c_isspace(vend[-1]))
-			vend--;
-
-		/* Duplicates, and dpkg's rule for user-defined names. */
-		if (zd_control_field_find(name, nlen) == ZD_FIELD_USER &&
-		    nlen < 2) {
-			lno = name_line;
-			PERR("user-defined field name '%.*s' too short",
-			     (int)nlen, name);
-		}
-		for (size_t i = 0; i < c.n; i++) {
-			enum zd_field_id id;
-
-			if (strlen(c.fields[i].name) != nlen ||
-			    strncasecmp(c.fields[i].name, name, nlen) != 0)
-				continue;
-			lno = name_line;
-			id = c.fields[i].id;
-			if (id != ZD_FIELD_USER)
-				PERR("duplicate value for '%s' field",
-				     zd_control_field_name(id));
-			PERR("duplicate value for user-defined field '%.*s'",
-			     (int)nlen, name);
-		}
-		if (add_field(&c, name, nlen, vstart, (size_t)(vend - vstart),
-		              name_line) < 0) {
-			zd_err(err, ZD_E_NOMEM, "out of memory");
-			goto fail;
-		}
-
-		if (p == end || *p == '\n')
-			break;
-	}
-
-	/* Only blank lines may follow: dpkg-deb wants a single stanza. */
-	while (p < end && *p == '\n') {
-		p++;
-		lno++;
-	}
-	if (p != end)
-		PERR("several package info entries found, only one allowed");
-
-	*ctl = c;
 	return 0;
-fail:
-	zd_control_free(&c);
-	ctl->fields = NULL;
-	ctl->n = 0;
-	return -1;
 }
 
 int

@@ -81,6 +81,9 @@ struct zd_field {
 	 */
 	char *value;
 	unsigned line;	/* 1-based line number of the field name */
+	/* dpkg's line count when it hands the field on (the line the value
+	 * ends on): its "near line N". */
+	int lno;
 };
 
 struct zd_control {
@@ -88,28 +91,57 @@ struct zd_control {
 	size_t n;
 };
 
+/* What zd_control_parse_dpkg calls as it goes, as dpkg's parser does. */
+struct zd_control_cb {
+	/* A stanza begins, before its first field (dpkg starts a blank
+	 * package); may be NULL. */
+	void (*stanza)(void *ctx);
+	/* ctl->fields[ctl->n - 1] was read and passed the duplicate checks;
+	 * returns 0, or -1 with err set to stop.  May be NULL. */
+	int (*field)(void *ctx, const struct zd_control *ctl,
+	             struct zd_error *err);
+	/* The first stanza ended, lno lines in; returns 0, or -1 with err
+	 * set to stop.  May be NULL. */
+	int (*done)(void *ctx, const struct zd_control *ctl, int lno,
+	            struct zd_error *err);
+	void *ctx;
+};
+
 /*
- * Parses the one paragraph of buf.  what names the source in messages
- * ("DEBIAN/control").  Leading blank lines are skipped; trailing blank lines
- * are allowed.  dpkg's rules: a field name is the text up to whitespace or
- * ':', may not be empty or start with '-', may be followed by blanks before
- * the ':'; unknown (user-defined) names need 2 characters; a line starting
- * with space or tab continues the value (a whitespace-only continuation
- * line is an error); '#' lines are NOT comments (dpkg 1.21 rejects them);
- * every line ends with '\n' (a missing final newline is an error); a second
- * paragraph is an error; duplicates are compared case-insensitively.  '\r'
- * counts as whitespace, as in dpkg, so a CRLF file parses with the '\r'
- * trimmed from the end of each value (but kept inside multi-line values).
- * NUL bytes are rejected.
+ * dpkg's parse_stanza() as dpkg-deb's parsedb() runs it (lib/dpkg/parse.c,
+ * 1.21.22: strict, one stanza wanted), with its quirks: '\r' is
+ * whitespace, ^Z (032) ends a line, a NUL byte ends a name or value as a C
+ * string, a name cut by the end of the file loses its last character.  A
+ * second stanza is read (cb called on it) before it is refused.
+ *
+ * Returns 0 with ctl filled (free with zd_control_free) and *lno dpkg's
+ * line count after the stanza; 1 when buf holds no stanza (dpkg's "no
+ * package information"); -1 with err set and *lno where dpkg stopped:
+ * ZD_E_FORMAT with dpkg's message alone ("field name 'X' must be followed
+ * by colon", "duplicate value for 'Package' field", ...), the error of a
+ * callback, ZD_E_NOMEM.  On -1 ctl holds the fields read so far.
+ */
+int zd_control_parse_dpkg(const char *buf, size_t len, struct zd_control *ctl,
+                          const struct zd_control_cb *cb, int *lno,
+                          struct zd_error *err);
+
+/*
+ * zd_control_parse_dpkg without callbacks, for zdeb's own commands: what
+ * names the source in messages ("DEBIAN/control").  dpkg's rules, in
+ * short: a field name is the text up to whitespace or ':', may not be
+ * empty or start with '-', may be followed by blanks before the ':';
+ * user-defined names need 2 characters; a line starting with space or tab
+ * continues the value (a whitespace-only continuation line is an error);
+ * '#' lines are NOT comments (dpkg 1.21 rejects them); a missing final
+ * newline is an error (or drops a last one-character line, as in dpkg);
+ * a second paragraph is an error; duplicates are compared
+ * case-insensitively; '\r' counts as whitespace, so a CRLF file parses
+ * with the '\r' trimmed from the end of each value.
  *
  * On success ctl owns malloc'd copies (free with zd_control_free).  Returns
- * 0, or -1 with err set and ctl left empty: ZD_E_FORMAT with
- * "cannot parse 'WHAT' line N: MSG", where MSG is dpkg's wording, e.g.
- * "field name 'Foo' must be followed by colon", "duplicate value for
- * 'Package' field", "duplicate value for user-defined field 'X-Foo'",
- * "blank line in value of field 'Description'", "end of file during value
- * of field 'Package' (missing final newline)", "several package info
- * entries found, only one allowed"; ZD_E_NOMEM.
+ * 0, or -1 with err set and ctl left empty: ZD_E_FORMAT with "cannot parse
+ * 'WHAT' near line N: MSG" (N and MSG dpkg's, as zd_control_parse_dpkg), or
+ * "no package information in 'WHAT'"; ZD_E_NOMEM.
  */
 int zd_control_parse(const char *buf, size_t len, const char *what,
                      struct zd_control *ctl, struct zd_error *err);
