@@ -47,37 +47,34 @@ xasprintf(struct zd_error *err, const char *fmt, ...)
 
 char *
 zd_build_dest_path(const char *dir, const char *dest,
-                   const struct zd_control *ctl, struct zd_error *err)
+                   const struct zd_pkginfo *pi, struct zd_error *err)
 {
 	struct stat st;
-	const char *pkg, *ver, *arch, *colon;
+	const char *rev;
 	size_t len;
 
 	if (dest == NULL) {
+		/* dpkg's path_trim_slash_slashdot(): trailing "/" and "/."
+		 * go, but not the first character. */
 		len = strlen(dir);
-		while (len > 1 && dir[len - 1] == '/')
+		while (len > 1 && (dir[len - 1] == '/' ||
+		                   (dir[len - 2] == '/' && dir[len - 1] == '.')))
 			len--;
 		return xasprintf(err, "%.*s.deb", (int)len, dir);
 	}
 	if (stat(dest, &st) < 0 || !S_ISDIR(st.st_mode))
 		return xasprintf(err, "%s", dest);
-	if (ctl == NULL) {
+	if (pi == NULL) {
 		zd_err(err, ZD_E_USAGE, "target is directory - cannot skip "
 		       "control file check");
 		return NULL;
 	}
-	pkg = zd_control_get(ctl, "Package");
-	ver = zd_control_get(ctl, "Version");
-	arch = zd_control_get(ctl, "Architecture");
-	if (pkg == NULL || ver == NULL || arch == NULL) {
-		zd_err(err, ZD_E_FORMAT, "control file lacks Package, Version "
-		       "or Architecture");
-		return NULL;
-	}
-	colon = strchr(ver, ':');
-	if (colon != NULL)
-		ver = colon + 1;
-	return xasprintf(err, "%s/%s_%s_%s.deb", dest, pkg, ver, arch);
+	/* dpkg-deb's gen_dest_pathname_from_pkg(): the version without its
+	 * epoch (vdew_never). */
+	rev = pi->version.revision != NULL ? pi->version.revision : "";
+	return xasprintf(err, "%s/%s_%s%s%s_%s.deb", dest, pi->name,
+	                 pi->version.version != NULL ? pi->version.version : "",
+	                 *rev != '\0' ? "-" : "", rev, pi->arch.name);
 }
 
 static void

@@ -11,6 +11,7 @@
 
 #include "lib/codec.h"
 #include "lib/dpkg-control.h"
+#include "lib/dpkg-pkginfo.h"
 #include "lib/error.h"
 
 struct zd_build_opts {
@@ -34,13 +35,13 @@ struct zd_build_opts {
 };
 
 /*
- * The output path dpkg-deb would use: dest NULL → "DIR.deb" (trailing
- * slashes of DIR dropped); dest a directory → "DEST/NAME_VERSION_ARCH.deb"
- * (epoch dropped, needs ctl); else dest.  Returns a malloc'd string, or
+ * The output path dpkg-deb would use: dest NULL → "DIR.deb" (trailing "/"
+ * and "/." of DIR dropped); dest a directory → "DEST/NAME_VERSION_ARCH.deb"
+ * (epoch dropped, needs pi); else dest.  Returns a malloc'd string, or
  * NULL with err set.
  */
 char *zd_build_dest_path(const char *dir, const char *dest,
-                         const struct zd_control *ctl, struct zd_error *err);
+                         const struct zd_pkginfo *pi, struct zd_error *err);
 
 /*
  * Builds dir into out_path (the caller runs zd_pkgcheck_tree first).  The

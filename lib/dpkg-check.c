@@ -33,12 +33,21 @@
 #define CONFFILES_MAX (16u << 20)
 
 struct check {
-	bool strict;		/* warnings are errors */
-	zd_warn_fn warn;
-	void *warn_ctx;
+	const struct zd_pkgcheck_opts *o;
+	unsigned warnings;	/* given so far, the parser's included */
 	struct zd_error *err;
-	const char *ctlpath;	/* DIR/DEBIAN/control, for messages */
 };
+
+/* Counts a warning and passes it on. */
+static void
+count_warning(void *ctx, const char *msg)
+{
+	struct check *ck = ctx;
+
+	ck->warnings++;
+	if (ck->o->warn != NULL)
+		ck->o->warn(ck->o->warn_ctx, msg);
+}
 
 /* A problem dpkg-deb only warns about: an error when strict. */
 static int __attribute__((format(printf, 2, 3)))
@@ -50,152 +59,37 @@ problem(struct check *ck, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (ck->strict)
+	if (ck->o->strict)
 		return zd_err(ck->err, ZD_E_FORMAT, "%s", msg);
-	if (ck->warn != NULL)
-		ck->warn(ck->warn_ctx, msg);
+	count_warning(ck, msg);
 	return 0;
 }
 
-static const struct zd_field *
-find_field(const struct zd_control *ctl, const char *name)
-{
-	for (size_t i = 0; i < ctl->n; i++)
-		if (strcasecmp(ctl->fields[i].name, name) == 0)
-			return &ctl->fields[i];
-	return NULL;
-}
-
 /*
- * The per-field checks dpkg runs while parsing, in field order, then
- * pkg_parse_verify() and check_dpkg_control_file().
+ * dpkg-deb's check_control_file(): the control file parses (with dpkg's
+ * warnings), then the name and architecture dpkg-deb wants.
  */
 static int
-check_control(struct check *ck, const struct zd_control *ctl)
+check_control(struct check *ck, const char *ctlpath, struct zd_control *ctl,
+              struct zd_pkginfo *pi)
 {
-	static const enum zd_field_id rejected[] = {
-		ZD_FIELD_STATUS, ZD_FIELD_CONFIG_VERSION,
-		ZD_FIELD_TRIGGERS_PENDING, ZD_FIELD_TRIGGERS_AWAITED,
+	struct zd_pkginfo_opts po = {
+		.file = ctlpath, .native_arch = ck->o->native_arch,
+		.warn = count_warning, .warn_ctx = ck, .strict = ck->o->strict,
 	};
-	static const char *const priorities[] = {
-		"required", "important", "standard", "optional", "extra",
-		"unknown",
-	};
-	static const char *const ensured[] = { "Description", "Maintainer" };
-	const char *path = ck->ctlpath;
-	const struct zd_field *f;
-	struct zd_error why = ZD_ERROR_INIT;
 
-	for (size_t i = 0; i < ctl->n; i++) {
-		const struct zd_field *fi = &ctl->fields[i];
-
-		for (size_t r = 0; r < sizeof(rejected) / sizeof(*rejected);
-		     r++)
-			if (fi->id == rejected[r])
-				return zd_err(ck->err, ZD_E_FORMAT, "'%s' line "
-				              "%u: value for '%s' field not "
-				              "allowed in this context", path,
-				              fi->line,
-				              zd_control_field_name(rejected[r]));
-		if (fi->id == ZD_FIELD_PACKAGE) {
-			if (zd_pkginfo_check_name(fi->value, &why) < 0)
-				return zd_err(ck->err, ZD_E_FORMAT, "'%s' line "
-				              "%u: invalid package name in "
-				              "'Package' field: %s", path,
-				              fi->line, why.msg);
-		} else if (fi->id == ZD_FIELD_VERSION) {
-			struct zd_version v;
-			int rc = zd_version_parse(fi->value, &v, &why);
-
-			zd_version_free(&v);
-			if (rc < 0 && why.code == ZD_E_NOMEM)
-				return zd_err(ck->err, ZD_E_NOMEM, "%s",
-				              why.msg);
-			if (rc < 0)
-				return zd_err(ck->err, ZD_E_FORMAT, "'%s' line "
-				              "%u: 'Version' field value '%.250s':"
-				              " %s", path, fi->line, fi->value,
-				              why.msg);
-		} else if (fi->id == ZD_FIELD_ARCHITECTURE &&
-		           fi->value[0] != '\0' &&
-		           strcmp(fi->value, "all") != 0 &&
-		           strcmp(fi->value, "any") != 0 &&
-		           zd_pkginfo_check_arch(fi->value, &why) < 0) {
-			if (problem(ck, "'%s' line %u: '%s' is not a valid "
-			            "architecture name in 'Architecture' "
-			            "field: %s", path, fi->line, fi->value,
-			            why.msg) < 0)
-				return -1;
-		}
-	}
-
-	if (find_field(ctl, "Package") == NULL)
-		return zd_err(ck->err, ZD_E_FORMAT, "'%s': missing 'Package' "
-		              "field", path);
-	for (size_t i = 0; i < sizeof(ensured) / sizeof(*ensured); i++) {
-		f = find_field(ctl, ensured[i]);
-		if (f == NULL) {
-			if (problem(ck, "'%s': missing '%s' field", path,
-			            ensured[i]) < 0)
-				return -1;
-		} else if (f->value[0] == '\0') {
-			if (problem(ck, "'%s' line %u: empty value for '%s' "
-			            "field", path, f->line, ensured[i]) < 0)
-				return -1;
-		}
-	}
-	if (find_field(ctl, "Version") == NULL)
-		return zd_err(ck->err, ZD_E_FORMAT, "'%s': missing 'Version' "
-		              "field", path);
-	f = find_field(ctl, "Architecture");
-	if (f == NULL) {
-		if (problem(ck, "'%s': missing 'Architecture' field",
-		            path) < 0)
-			return -1;
-	} else if (f->value[0] == '\0') {
-		if (problem(ck, "'%s' line %u: empty value for "
-		            "'Architecture' field", path, f->line) < 0)
-			return -1;
-	} else {
-		const struct zd_field *ma = find_field(ctl, "Multi-Arch");
-
-		if (ma != NULL && strcasecmp(ma->value, "same") == 0 &&
-		    strcmp(f->value, "all") == 0)
-			return zd_err(ck->err, ZD_E_FORMAT, "'%s': package "
-			              "has 'Multi-Arch: same' field but is "
-			              "architecture 'all'", path);
-	}
-
-	/* check_dpkg_control_file(): dpkg lowercased the name, so only '_' and
-	 * the like are left to fail here. */
-	f = find_field(ctl, "Package");
-	for (const char *p = f->value; *p != '\0'; p++) {
-		int c = (unsigned char)*p;
-
-		if (c >= 'A' && c <= 'Z')
-			continue;
-		if (strchr("abcdefghijklmnopqrstuvwxyz0123456789+-.", c) ==
-		    NULL)
-			return zd_err(ck->err, ZD_E_FORMAT, "package name has "
-			              "characters that aren't lowercase "
-			              "alphanums or '-+.'");
-	}
-	f = find_field(ctl, "Architecture");
-	if (f == NULL || f->value[0] == '\0')
+	if (zd_pkginfo_parse_file(&po, ctl, pi, ck->err) < 0)
+		return -1;
+	if (strspn(pi->name, "abcdefghijklmnopqrstuvwxyz0123456789+-.") !=
+	    strlen(pi->name))
+		return zd_err(ck->err, ZD_E_FORMAT, "package name has characters "
+		              "that aren't lowercase alphanums or '-+.'");
+	if (pi->arch.type == ZD_ARCH_NONE || pi->arch.type == ZD_ARCH_EMPTY)
 		return zd_err(ck->err, ZD_E_FORMAT, "package architecture is "
 		              "missing or empty");
-	f = find_field(ctl, "Priority");
-	if (f != NULL && f->value[0] != '\0') {
-		bool known = false;
-
-		for (size_t i = 0; i < sizeof(priorities) / sizeof(*priorities);
-		     i++)
-			if (strcasecmp(f->value, priorities[i]) == 0)
-				known = true;
-		if (!known && problem(ck, "'%s' contains user-defined Priority "
-		                      "value '%s'", path, f->value) < 0)
-			return -1;
-	}
+	if (pi->priority == ZD_PRIO_OTHER)
+		return problem(ck, "'%s' contains user-defined Priority value "
+		               "'%s'", ctlpath, pi->otherpriority);
 	return 0;
 }
 
@@ -448,47 +342,29 @@ out:
 	return rc;
 }
 
-static int
-check_tree(struct check *ck, const char *dir, struct zd_control *ctl)
+int
+zd_pkgcheck_tree(const char *dir, const struct zd_pkgcheck_opts *o,
+                 struct zd_control *ctl, struct zd_pkginfo *pi,
+                 struct zd_error *err)
 {
+	struct check ck = { o, 0, err };
 	char ctrldir[PATH_MAX];
 	char ctlpath[SUBPATH_MAX];
-	struct zd_control c = { NULL, 0 };
 
+	memset(pi, 0, sizeof(*pi));
 	ctl->fields = NULL;
 	ctl->n = 0;
 	if ((size_t)snprintf(ctrldir, sizeof(ctrldir), "%s/DEBIAN", dir) >=
 	    sizeof(ctrldir))
-		return zd_err(ck->err, ZD_E_USAGE, "path '%s' is too long",
-		              dir);
+		return zd_err(err, ZD_E_USAGE, "path '%s' is too long", dir);
 	snprintf(ctlpath, sizeof(ctlpath), "%s/control", ctrldir);
-	ck->ctlpath = ctlpath;
-
-	if (zd_control_parse_file(ctlpath, &c, ck->err) < 0)
+	if (check_control(&ck, ctlpath, ctl, pi) < 0 ||
+	    check_perms(&ck, ctrldir) < 0 ||
+	    check_conffiles(&ck, ctrldir, dir) < 0)
 		return -1;
-	if (check_control(ck, &c) < 0 || check_perms(ck, ctrldir) < 0 ||
-	    check_conffiles(ck, ctrldir, dir) < 0) {
-		zd_control_free(&c);
-		return -1;
-	}
-	*ctl = c;
+	if (ck.warnings > 0)
+		zd_warnf(o->warn, o->warn_ctx, "ignoring %u warning%s about the "
+		         "control file(s)", ck.warnings,
+		         ck.warnings == 1 ? "" : "s");
 	return 0;
-}
-
-int
-zd_pkgcheck_tree(const char *dir, struct zd_control *ctl,
-                 struct zd_error *err)
-{
-	struct check ck = { true, NULL, NULL, err, NULL };
-
-	return check_tree(&ck, dir, ctl);
-}
-
-int
-zd_pkgcheck_tree_warn(const char *dir, struct zd_control *ctl,
-                      zd_warn_fn warn, void *warn_ctx, struct zd_error *err)
-{
-	struct check ck = { false, warn, warn_ctx, err, NULL };
-
-	return check_tree(&ck, dir, ctl);
 }

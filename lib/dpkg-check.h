@@ -3,8 +3,8 @@
  * dpkg-check.h - dpkg-deb's build-time checks of a package tree
  *
  * The checks and their wording are dpkg's (1.21.22): src/deb/build.c
- * check_dpkg_control_file, check_file_perms, check_conffiles; lib/dpkg/parse.c
- * pkg_parse_verify; the name and version rules are dpkg-pkginfo's.
+ * check_control_area (check_control_file, check_file_perms,
+ * check_conffiles); the control file's parse is dpkg-pkginfo's.
  */
 #ifndef ZDEB_DPKG_CHECK_H
 #define ZDEB_DPKG_CHECK_H
@@ -12,24 +12,29 @@
 #include <stdbool.h>
 
 #include "lib/dpkg-control.h"
+#include "lib/dpkg-pkginfo.h"
 #include "lib/error.h"
 
+struct zd_pkgcheck_opts {
+	/* dpkg's build architecture (zd_pkginfo_native_arch()), or NULL. */
+	const char *native_arch;
+	/* What dpkg-deb only warns about is an error too (zdeb build). */
+	bool strict;
+	/* The warnings, dpkg's text without "dpkg-deb: warning: "; the
+	 * last is "ignoring N warning(s) about the control file(s)". */
+	zd_warn_fn warn;
+	void *warn_ctx;
+};
+
 /*
- * Runs dpkg-deb -b's checks on DIR/DEBIAN, in dpkg's order, stopping at the
- * first error:
- *   - DEBIAN/control parses (zd_control_parse rules);
- *   - no Status, Config-Version, Triggers-Pending, Triggers-Awaited field
- *     ("value for 'Status' field not allowed in this context");
- *   - Package valid ("invalid package name in 'Package' field: REASON"),
- *     Version valid ("'Version' field value 'V': REASON");
- *   - "missing 'Package' field", "missing 'Version' field";
- *     warnings: "missing 'Description' field", "missing 'Maintainer'
- *     field", "empty value for 'X' field", "missing 'Architecture' field",
- *     "'A' is not a valid architecture name in 'Architecture' field: R";
- *   - "package has 'Multi-Arch: same' field but is architecture 'all'";
+ * Runs dpkg-deb -b's checks on DIR (check_control_area()), in dpkg's
+ * order, stopping at the first error:
+ *   - DIR/DEBIAN/control parses as dpkg parses it (zd_pkginfo_parse_file:
+ *     every warning and error of dpkg's parser, "parsing file
+ *     'DIR/DEBIAN/control' near line N package 'P':\n MSG");
  *   - "package name has characters that aren't lowercase alphanums or
- *     '-+.'", "package architecture is missing or empty";
- *     warning: "'PATH' contains user-defined Priority value 'P'";
+ *     '-+.'", "package architecture is missing or empty"; warning:
+ *     "'DIR/DEBIAN/control' contains user-defined Priority value 'P'";
  *   - "control directory has bad permissions 777 (must be >=0755 and
  *     <=0775)", "control directory is not a directory";
  *   - maintainer scripts (preinst, postinst, prerm, postrm, config):
@@ -44,24 +49,17 @@
  *     "conffile 'X' does not appear in package", "conffile 'X' is present
  *     but is requested to be removed" (remove-on-upgrade), warnings:
  *     "conffile filename 'X' contains trailing white spaces", "conffile 'X'
- *     is not a plain file", "conffile name 'X' is duplicated".
- * Messages about the control file are prefixed "'DIR/DEBIAN/control': "
- * (with " line N" when dpkg knows the line), messages from the other checks
- * are dpkg's as they are.
+ *     is not a plain file", "conffile name 'X' is duplicated";
+ *   - when there were warnings, a last one: "ignoring N warnings about the
+ *     control file(s)" ("1 warning").
  *
- * zd_pkgcheck_tree is strict: what dpkg-deb only warns about is an error
- * too.  zd_pkgcheck_tree_warn behaves as dpkg-deb -b: warnings go to
- * warn(warn_ctx, msg) (warn may be NULL to drop them) and do not fail.
- *
- * ctl receives the parsed control (caller frees with zd_control_free); on
- * failure it is left empty.  Returns 0, or -1 with err set to one message:
- * ZD_E_FORMAT for a bad package, ZD_E_IO (sys_errno set) when a file
- * cannot be read, ZD_E_NOMEM.
+ * ctl and pi receive the parsed control (free both with zd_pkginfo_free
+ * and zd_control_free, also after a failure).  Returns 0, or -1 with err
+ * set to dpkg's message: ZD_E_FORMAT for a bad package, ZD_E_IO (sys_errno
+ * set) when a file cannot be read, ZD_E_NOMEM.
  */
-int zd_pkgcheck_tree(const char *dir, struct zd_control *ctl,
+int zd_pkgcheck_tree(const char *dir, const struct zd_pkgcheck_opts *o,
+                     struct zd_control *ctl, struct zd_pkginfo *pi,
                      struct zd_error *err);
-int zd_pkgcheck_tree_warn(const char *dir, struct zd_control *ctl,
-                          zd_warn_fn warn, void *warn_ctx,
-                          struct zd_error *err);
 
 #endif

@@ -196,20 +196,57 @@ fail:
 	return NULL;
 }
 
-/* The virtual fields of dpkg's virtinfos[] that a .deb can give. */
+/* dpkg's pkg_source_version() into f, or its upstream part. */
+static int
+write_source_version(FILE *f, const struct zd_pkginfo *pi, bool upstream,
+                     struct zd_error *err)
+{
+	const char *paren = pi->source != NULL ? strchr(pi->source, '(') :
+	                    NULL;
+	struct zd_error why = ZD_ERROR_INIT;
+	struct zd_version v;
+	char *tmp;
+
+	if (paren == NULL) {
+		if (!upstream)
+			zd_version_print(f, &pi->version, false);
+		else if (pi->version.version != NULL)
+			fputs(pi->version.version, f);
+		return 0;
+	}
+	tmp = strndup(paren + 1, strcspn(paren + 1, ")"));
+	if (tmp == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	if (zd_version_parse(tmp, &v, &why) < 0) {
+		zd_version_free(&v);
+		if (why.code == ZD_E_NOMEM)
+			zd_err(err, ZD_E_NOMEM, "%s", why.msg);
+		else
+			zd_err(err, ZD_E_FORMAT, "version '%s' has bad syntax: "
+			       "%s", tmp, why.msg);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	if (!upstream)
+		zd_version_print(f, &v, false);
+	else if (v.version != NULL)
+		fputs(v.version, f);
+	zd_version_free(&v);
+	return 0;
+}
+
+/* The virtual fields of dpkg's virtinfos[], for a package not installed. */
 static int
 write_virtual(FILE *f, const struct zd_pkginfo *pi, const char *name,
               struct zd_error *err)
 {
-	const char *src = zd_control_get(pi->ctl, "Source");
-
 	if (strcasecmp(name, "binary:Package") == 0) {
-		fputs(pi->name, f);
-		if (pi->multiarch == 1 || pi->arch_foreign)
-			fprintf(f, ":%s", pi->arch);
+		zd_pkginfo_print_name(f, pi);
 	} else if (strcasecmp(name, "binary:Synopsis") == 0 ||
 	           strcasecmp(name, "binary:Summary") == 0) {
-		const char *d = zd_control_get(pi->ctl, "Description");
+		const char *d = pi->description != NULL ? pi->description :
+		                "(no description available)";
 
 		fprintf(f, "%.*s", (int)strcspn(d, "\n"), d);
 	} else if (strcasecmp(name, "db:Status-Abbrev") == 0 ||
@@ -220,34 +257,13 @@ write_virtual(FILE *f, const struct zd_pkginfo *pi, const char *name,
 	           strcasecmp(name, "db-fsys:Last-Modified") == 0) {
 		/* Nothing for a package that is not installed. */
 	} else if (strcasecmp(name, "source:Package") == 0) {
-		const char *s = src != NULL ? src : pi->name;
+		const char *s = pi->source != NULL ? pi->source : pi->name;
 
 		fprintf(f, "%.*s", (int)strcspn(s, " "), s);
-	} else if (strcasecmp(name, "source:Version") == 0 ||
-	           strcasecmp(name, "source:Upstream-Version") == 0) {
-		bool upstream = strcasecmp(name, "source:Version") != 0;
-		const char *paren = src != NULL ? strchr(src, '(') : NULL;
-		struct zd_version v;
-		char *tmp;
-
-		tmp = paren != NULL ?
-		      strndup(paren + 1, strcspn(paren + 1, ")")) :
-		      strdup(pi->version);
-		if (tmp == NULL)
-			return zd_err(err, ZD_E_NOMEM, "out of memory");
-		if (zd_version_parse(tmp, &v, err) < 0) {
-			zd_version_free(&v);
-			free(tmp);
-			if (err->code == ZD_E_FORMAT)
-				err->code = ZD_E_UNSUPPORTED;
-			return -1;
-		}
-		free(tmp);
-		if (upstream)
-			fputs(v.version, f);
-		else
-			zd_version_print(f, &v);
-		zd_version_free(&v);
+	} else if (strcasecmp(name, "source:Version") == 0) {
+		return write_source_version(f, pi, false, err);
+	} else if (strcasecmp(name, "source:Upstream-Version") == 0) {
+		return write_source_version(f, pi, true, err);
 	} else {
 		return 1;
 	}

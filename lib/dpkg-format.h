@@ -31,8 +31,9 @@ void zd_pkgformat_free(struct zd_pkgformat *f);
 
 /*
  * Renders f for pi (dpkg's pkg_format_print).  Returns a malloc'd string,
- * or NULL with err set (ZD_E_NOMEM, or ZD_E_UNSUPPORTED for a
- * source:Version this module cannot normalize).
+ * or NULL with err set: ZD_E_FORMAT with dpkg's message for a Source
+ * field whose "(version)" does not parse ("version 'V' has bad syntax:
+ * REASON"), ZD_E_NOMEM.
  */
 char *zd_pkgformat_print(const struct zd_pkgformat *f,
                          const struct zd_pkginfo *pi, struct zd_error *err);

@@ -123,6 +123,11 @@ cmd_build(int argc, char **argv)
 	struct zd_cli_comp raw = { .default_zstd_level = 19 };
 	struct zd_build_opts o;
 	struct zd_control ctl = { 0 };
+	struct zd_pkginfo pi = { 0 };
+	/* Strict: what dpkg-deb would only warn about is refused too. */
+	struct zd_pkgcheck_opts check = {
+		.native_arch = zd_pkginfo_native_arch(), .strict = true,
+	};
 	bool nocheck = false, verify = false;
 	char *out = NULL;
 	const char *dir, *dest;
@@ -170,18 +175,25 @@ cmd_build(int argc, char **argv)
 		            zd_layout_name(o.data.layout));
 	if (build_timestamp(&o.timestamp) < 0)
 		return ZD_EXIT_ERROR;
-	if (nocheck)
+	if (nocheck) {
 		zd_msg_warn("not checking contents of control area");
-	else if (zd_pkgcheck_tree(dir, &ctl, &err) < 0)
+	} else if (zd_pkgcheck_tree(dir, &check, &ctl, &pi, &err) < 0) {
+		/* dpkg's "parsing file ...:\n MSG" on one line. */
+		for (char *nl = strchr(err.msg, '\n'); nl != NULL;
+		     nl = strchr(nl, '\n'))
+			*nl = ' ';
+		for (char *p = strstr(err.msg, ":  "); p != NULL;
+		     p = strstr(p, ":  "))
+			memmove(p + 1, p + 2, strlen(p + 2) + 1);
 		goto fail;
-	out = zd_build_dest_path(dir, dest, nocheck ? NULL : &ctl, &err);
+	}
+	out = zd_build_dest_path(dir, dest, nocheck ? NULL : &pi, &err);
 	if (out == NULL)
 		goto fail;
 	if (zd_verbose) {
 		print_settings(&o.data);
 		zd_msg_info("building package '%s' in '%s'",
-		            nocheck ? "(unchecked)" :
-		            zd_control_get(&ctl, "Package"), out);
+		            nocheck ? "(unchecked)" : pi.name, out);
 	}
 	if (zd_msg_stderr_is_tty()) {
 		o.progress = progress_cb;
@@ -199,6 +211,7 @@ fail:
 	zd_msg_fail(&err);
 out:
 	free(out);
+	zd_pkginfo_free(&pi);
 	zd_control_free(&ctl);
 	return rc;
 }

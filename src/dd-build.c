@@ -4,8 +4,8 @@
  *
  * gzip, xz, none, and zstd with ZDEB_LAYOUT=single (or dpkg) give the bytes
  * dpkg-deb gives; zstd otherwise uses zdeb's indexed layout, which stock
- * dpkg reads as one frame.  A tree that fails dpkg-deb's checks, or only
- * draws warnings, goes to the real dpkg-deb, so its messages are exact.
+ * dpkg reads as one frame.  dpkg-deb's checks (lib/dpkg-check) give its
+ * warnings and errors, worded as it words them.
  */
 #include "config.h"
 
@@ -22,20 +22,6 @@
 #include "src/cmd.h"
 #include "src/dd.h"
 #include "src/msg.h"
-
-struct warnings {
-	unsigned n;
-	char first[512];
-};
-
-static void
-count_warning(void *ctx, const char *msg)
-{
-	struct warnings *w = ctx;
-
-	if (w->n++ == 0)
-		snprintf(w->first, sizeof(w->first), "%s", msg);
-}
 
 static unsigned
 threads(void)
@@ -80,6 +66,7 @@ is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* dpkg-deb's parse_timestamp(): SOURCE_DATE_EPOCH, else now. */
 static int
 timestamp(int64_t *ts)
 {
@@ -94,7 +81,8 @@ timestamp(int64_t *ts)
 	errno = 0;
 	v = strtoll(s, &end, 10);
 	if (s == end || *end != '\0' || errno != 0)
-		return -1;
+		return dd_fail("unable to parse timestamp '%.255s': %s", s,
+		               strerror(errno));
 	*ts = v;
 	return 0;
 }
@@ -104,8 +92,8 @@ dd_do_build(char **argv)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_control ctl = { 0 };
+	struct zd_pkginfo pi = { 0 };
 	struct zd_build_opts o;
-	struct warnings w = { 0 };
 	const char *dir, *dest;
 	char *out = NULL;
 	int rc = ZD_EXIT_ERROR;
@@ -122,9 +110,6 @@ dd_do_build(char **argv)
 		return dd_delegate("--deb-format=0.939000", NULL);
 
 	memset(&o, 0, sizeof(o));
-	if (timestamp(&o.timestamp) < 0)
-		return dd_delegate("SOURCE_DATE_EPOCH is not a number", NULL);
-
 	if (dd_opts.nocheck) {
 		if (dest != NULL && is_dir(dest))
 			return dd_fail("target is directory - cannot skip "
@@ -138,38 +123,28 @@ dd_do_build(char **argv)
 		printf("dpkg-deb: building an unknown package in '%s'.\n",
 		       out);
 	} else {
-		if (zd_pkgcheck_tree_warn(dir, &ctl, count_warning, &w,
-		                          &err) < 0) {
-			/* The real dpkg-deb words it exactly; else ours. */
-			if (dd_have_real())
-				return dd_delegate(err.msg, NULL);
-			return dd_fail("%s", err.msg);
-		}
-		if (w.n > 0 && dd_have_real()) {
-			zd_control_free(&ctl);
-			return dd_delegate(w.first, NULL);
-		}
-		if (w.n > 0) {
-			/* Again, printing them this time. */
-			zd_control_free(&ctl);
-			if (zd_pkgcheck_tree_warn(dir, &ctl, zd_msg_warn_cb,
-			                          NULL, &err) < 0)
-				return dd_fail("%s", err.msg);
-		}
-		out = zd_build_dest_path(dir, dest, &ctl, &err);
+		struct zd_pkgcheck_opts co = {
+			.native_arch = zd_pkginfo_native_arch(),
+			.warn = zd_msg_warn_cb,
+		};
+
+		/* dpkg-deb's check_control_area(): its warnings as they come,
+		 * its error as it words it. */
+		if (zd_pkgcheck_tree(dir, &co, &ctl, &pi, &err) < 0)
+			goto fail;
+		out = zd_build_dest_path(dir, dest, &pi, &err);
 		if (out == NULL)
 			goto fail;
-		printf("dpkg-deb: building package '");
-		for (const char *p = zd_control_get(&ctl, "Package");
-		     *p != '\0'; p++)
-			putchar(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-		printf("' in '%s'.\n", out);
+		printf("dpkg-deb: building package '%s' in '%s'.\n", pi.name,
+		       out);
 	}
 	if (fflush(stdout) != 0) {
 		rc = dd_fail("error writing to '<standard output>': %s",
 		             strerror(errno));
 		goto out;
 	}
+	if (timestamp(&o.timestamp) < 0)
+		goto out;
 
 	comp_params(&o.data);
 	if (dd_opts.uniform) {
@@ -196,6 +171,7 @@ fail:
 	rc = dd_fail("%s", err.msg);
 out:
 	free(out);
+	zd_pkginfo_free(&pi);
 	zd_control_free(&ctl);
 	return rc;
 }

@@ -5,8 +5,8 @@
  *
  * As dpkg-deb, the control member is extracted to a temporary directory and
  * the files are read from there.  The fields (-f with names, -W) come from
- * lib/pkgformat; a control stanza it does not model goes to the real
- * dpkg-deb, so that its messages stay dpkg-deb's.
+ * lib/dpkg-pkginfo and lib/dpkg-format, which parse the control file with
+ * dpkg's warnings and errors.
  */
 #include "config.h"
 
@@ -249,30 +249,30 @@ dd_do_info(char **argv)
 }
 
 /*
- * Parses DIR/control into pi.  Returns 0; 1 when the stanza is not one
- * dpkg-pkginfo models (then the caller delegates); or an exit status.
+ * Parses DIR/control into ctl and pi as dpkg-deb's parsedb() does, its
+ * warnings printed.  Returns 0, or an exit status after printing dpkg's
+ * error (ctl and pi freed).
  */
 static int
 load(const char *dir, struct zd_control *ctl, struct zd_pkginfo *pi)
 {
 	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_pkginfo_opts o = {
+		.native_arch = zd_pkginfo_native_arch(),
+		.warn = zd_msg_warn_cb,
+	};
 	char *path;
 	int rc;
 
 	if (asprintf(&path, "%s/control", dir) < 0)
 		return dd_fail("out of memory");
-	rc = zd_control_parse_file(path, ctl, &err);
+	o.file = path;
+	rc = zd_pkginfo_parse_file(&o, ctl, pi, &err);
 	free(path);
 	if (rc < 0) {
-		dd_debug("control file: %s", err.msg);
-		return 1;
-	}
-	if (zd_pkginfo_load(ctl, zd_pkginfo_native_arch(), pi, &err) < 0) {
+		zd_pkginfo_free(pi);
 		zd_control_free(ctl);
-		if (err.code == ZD_E_NOMEM)
-			return dd_fail("%s", err.msg);
-		dd_debug("control file: %s", err.msg);
-		return 1;
+		return dd_fail("%s", err.msg);
 	}
 	return 0;
 }
@@ -296,11 +296,6 @@ dd_do_field(char **argv)
 		goto out;
 	}
 	rc = load(dir, &ctl, &pi);
-	if (rc == 1) {
-		dd_remove_tmp(dir);
-		return dd_delegate("control file not modelled",
-		                   strcmp(argv[0], "-") == 0 ? &deb : NULL);
-	}
 	if (rc != 0)
 		goto out;
 	for (int i = 1; argv[i] != NULL; i++) {
@@ -340,20 +335,8 @@ dd_do_show(char **argv)
 		return rc;
 	}
 	rc = load(dir, &ctl, &pi);
-	if (rc == 1) {
-		zd_pkgformat_free(fmt);
-		dd_remove_tmp(dir);
-		return dd_delegate("control file not modelled",
-		                   strcmp(argv[0], "-") == 0 ? &deb : NULL);
-	}
 	if (rc == 0) {
 		s = zd_pkgformat_print(fmt, &pi, &err);
-		if (s == NULL && err.code == ZD_E_UNSUPPORTED) {
-			zd_pkgformat_free(fmt);
-			dd_remove_tmp(dir);
-			return dd_delegate(err.msg, strcmp(argv[0], "-") == 0 ?
-			                   &deb : NULL);
-		}
 		if (s == NULL) {
 			rc = dd_fail("%s", err.msg);
 		} else {

@@ -3,7 +3,8 @@
 # dpkg-deb mode fails as the system dpkg-deb does: usage errors (no action,
 # two actions, unknown options, bad values), missing files, files that are
 # not .debs, truncated .debs, bad --showformat strings, and control files
-# that only the real dpkg-deb parses (delegated).
+# dpkg-deb parses with warnings or errors (zdeb parses them itself: see
+# also t0270).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dpkg-deb-lib.sh"
 
@@ -82,7 +83,7 @@ for fmt in '${Package' '${Package;x}' '${Package;12' '' '${Package;99999999999}'
 done
 ok "--showformat errors"
 
-# Control files that dpkg-deb parses with warnings or errors: delegated.
+# Control files that dpkg-deb parses with warnings or errors.
 make_tree "$T/bad"
 echo 'Depends: foo [amd64]' >>"$T/bad/DEBIAN/control"
 echo 'Optional: bar' >>"$T/bad/DEBIAN/control"

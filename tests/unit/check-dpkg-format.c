@@ -33,10 +33,10 @@ load(const char *text, struct loaded *l)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 
-	ck_assert_zd_ok(zd_control_parse(text, strlen(text), "control",
-	                                 &l->ctl, &err), &err);
-	ck_assert_zd_ok(zd_pkginfo_load(&l->ctl, "amd64", &l->pi, &err),
-	                &err);
+	struct zd_pkginfo_opts o = { .file = "control", .native_arch = "amd64" };
+
+	ck_assert_zd_ok(zd_pkginfo_parse(text, strlen(text), &o, &l->ctl,
+	                                 &l->pi, &err), &err);
 }
 
 static void
@@ -85,6 +85,28 @@ START_TEST(test_pkgformat_print)
 }
 END_TEST
 
+/* A Source version dpkg cannot parse is its error, and nothing is
+ * printed; without a Description the synopsis is empty. */
+START_TEST(test_pkgformat_source_version)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_pkgformat *f = zd_pkgformat_parse("${source:Version}", &err);
+	struct loaded l;
+
+	ck_assert_ptr_nonnull(f);
+	load("Package: q\nVersion: 1\nArchitecture: all\nMaintainer: m\n"
+	     "Source: s (x1)\n", &l);
+	ck_assert_ptr_null(zd_pkgformat_print(f, &l.pi, &err));
+	ck_assert_int_eq(err.code, ZD_E_FORMAT);
+	ck_assert_str_eq(err.msg, "version 'x1' has bad syntax: version number "
+	                 "does not start with digit");
+	check_print(&l.pi, "[${binary:Synopsis}]"
+	            "[${source:Package}]", "[][s]");
+	unload(&l);
+	zd_pkgformat_free(f);
+}
+END_TEST
+
 START_TEST(test_pkgformat_bad_format)
 {
 	static const struct {
@@ -115,6 +137,7 @@ pkgformat_suite(void)
 	TCase *malformed = zd_test_tcase_plain(s, "malformed");
 
 	tcase_add_test(core, test_pkgformat_print);
+	tcase_add_test(malformed, test_pkgformat_source_version);
 	tcase_add_test(malformed, test_pkgformat_bad_format);
 	return s;
 }
