@@ -131,9 +131,3 @@ dd_delegate(const char *why, const struct zd_deb *deb)
 	free(argv);
 	return dd_fail("unable to execute %s: %s", real, strerror(errno));
 }
-
-bool
-dd_have_real(void)
-{
-	return handoff_mode() != HANDOFF_NEVER && real_dpkg_deb() != NULL;
-}

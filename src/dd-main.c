@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "lib/codec.h"
+#include "lib/dpkg-pkginfo.h"
 #include "src/cmd.h"
 #include "src/dd.h"
 #include "src/msg.h"
@@ -462,16 +463,24 @@ do_help(char **argv)
 static int
 do_version(char **argv)
 {
+	const char *arch = zd_pkginfo_native_arch();
+
 	(void)argv;
-	/* The version is the real dpkg-deb's, when there is one. */
-	if (dd_have_real())
-		return dd_delegate("--version reports the real dpkg-deb's",
-		                   NULL);
-	printf("Debian 'dpkg-deb' package archive backend version "
-	       "1.21.22.\n"
+	/*
+	 * dpkg-deb 1.21.22's own text: the interface zdeb implements, which
+	 * scripts test for (zdeb --version names zdeb).  Not the real
+	 * dpkg-deb's: that may be another version than the one zdeb answers
+	 * as.
+	 */
+	printf("Debian 'dpkg-deb' package archive backend version 1.21.22 "
+	       "(%s).\n"
 	       "This is free software; see the GNU General Public License "
 	       "version 2 or\n"
-	       "later for copying conditions. There is NO warranty.\n");
+	       "later for copying conditions. There is NO warranty.\n",
+	       arch != NULL ? arch : "unknown");
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return dd_fail("error writing to '<standard output>': %s",
+		               strerror(errno));
 	return ZD_EXIT_OK;
 }
 

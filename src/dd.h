@@ -51,8 +51,6 @@ void dd_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * (ZDEB_HANDOFF=never) run one: then the error is printed and 2 returned.
  */
 int dd_delegate(const char *why, const struct zd_deb *deb);
-/* True when dd_delegate() would run a real dpkg-deb. */
-bool dd_have_real(void);
 
 /*
  * Opens a .deb as dpkg-deb does, printing dpkg-deb's message on failure.
