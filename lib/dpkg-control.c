@@ -172,16 +172,17 @@ add_field(struct zd_control *c, const char *name, size_t nlen,
 
 /*
  * dpkg's pkg_parse_field() up to the call of the field's parser: the
- * duplicate and name-length checks, then the field is kept.
+ * duplicate checks (against the stanza's fields, from first on) and the
+ * name-length check, then the field is kept.
  */
 static int
-take_field(struct zd_control *c, const char *name, size_t nlen,
+take_field(struct zd_control *c, size_t first, const char *name, size_t nlen,
            const char *value, size_t vlen, unsigned line, int lno,
            const struct zd_control_cb *cb, struct zd_error *err)
 {
 	enum zd_field_id id = zd_control_field_find(name, nlen);
 
-	for (size_t i = 0; i < c->n; i++) {
+	for (size_t i = first; i < c->n; i++) {
 		if (id != ZD_FIELD_USER && c->fields[i].id == id)
 			return perr(err, "duplicate value for '%s' field",
 			            zd_control_field_name(id));
@@ -189,7 +190,7 @@ take_field(struct zd_control *c, const char *name, size_t nlen,
 	if (id == ZD_FIELD_USER && nlen < 2)
 		return perr(err, "user-defined field name '%.*s' too short",
 		            (int)nlen, name);
-	for (size_t i = 0; i < c->n && id == ZD_FIELD_USER; i++) {
+	for (size_t i = first; i < c->n && id == ZD_FIELD_USER; i++) {
 		const char *seen = c->fields[i].name;
 
 		/* A NUL in a name ends it for strlen(), as in dpkg. */
@@ -208,13 +209,15 @@ take_field(struct zd_control *c, const char *name, size_t nlen,
 /*
  * dpkg's parse_stanza(), with its quirks: the line count is the number of
  * newlines read so far, a name cut by the end of the file loses its last
- * character, a last line without a newline may be dropped.  Returns 1 when
- * a stanza was read, 0 at the end of the data, -1 on error.
+ * character, a last line without a newline may be dropped.  The fields are
+ * added to c.  Returns 1 when a stanza was read, 0 at the end of the data,
+ * -1 on error.
  */
 static int
 parse_stanza(struct reader *r, struct zd_control *c,
              const struct zd_control_cb *cb, struct zd_error *err)
 {
+	size_t first = c->n;
 	int ch = 0;
 
 	/* Skip adjacent new lines. */
@@ -313,8 +316,8 @@ parse_stanza(struct reader *r, struct zd_control *c,
 		       c_isspace((unsigned char)valuestart[valuelen - 1]))
 			valuelen--;
 
-		if (take_field(c, fieldstart, fieldlen, valuestart, valuelen,
-		               line, r->lno, cb, err) < 0)
+		if (take_field(c, first, fieldstart, fieldlen, valuestart,
+		               valuelen, line, r->lno, cb, err) < 0)
 			return -1;
 
 		if (at_eof(r) || ch == '\n' || ch == MSDOS_EOF)
@@ -333,7 +336,6 @@ zd_control_parse_dpkg(const char *buf, size_t len, struct zd_control *ctl,
 	struct reader r = {
 		(const unsigned char *)buf, (const unsigned char *)buf + len, 0
 	};
-	struct zd_control more = { NULL, 0 };
 	int rc;
 
 	ctl->fields = NULL;
@@ -344,9 +346,9 @@ zd_control_parse_dpkg(const char *buf, size_t len, struct zd_control *ctl,
 		rc = -1;
 	if (rc > 0 && !at_eof(&r)) {
 		/* dpkg-deb wants one stanza, but reads the next one before
-		 * it says so. */
-		rc = parse_stanza(&r, &more, cb, err);
-		zd_control_free(&more);
+		 * it says so.  Its fields join ctl, which the callbacks may
+		 * point into until the caller frees it. */
+		rc = parse_stanza(&r, ctl, cb, err);
 		if (rc > 0)
 			rc = perr(err, "several package info entries found, "
 			          "only one allowed");

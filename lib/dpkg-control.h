@@ -119,7 +119,8 @@ struct zd_control_cb {
  * package information"); -1 with err set and *lno where dpkg stopped:
  * ZD_E_FORMAT with dpkg's message alone ("field name 'X' must be followed
  * by colon", "duplicate value for 'Package' field", ...), the error of a
- * callback, ZD_E_NOMEM.  On -1 ctl holds the fields read so far.
+ * callback, ZD_E_NOMEM.  On -1 ctl holds the fields read so far (of the
+ * second stanza too).
  */
 int zd_control_parse_dpkg(const char *buf, size_t len, struct zd_control *ctl,
                           const struct zd_control_cb *cb, int *lno,

@@ -67,6 +67,28 @@ Description: short
 CTL
 printf 'Package: p\r\nVersion: 1\r\n' >"$out/corpus-control/crlf"
 printf 'Package: a\n\nPackage: b\n' >"$out/corpus-control/two"
+# dpkg's field parsers: obsolete fields, relations, conffiles, archives.
+cat >"$out/corpus-control/dpkg" <<'CTL'
+Package: P
+Recommended: r (<1)
+Optional: o | p (1.0)
+Version: 0:1:2
+Revision: 3
+Class: extra
+Essential: yes
+Multi-Arch: same
+Architecture: i386
+Provides: v (>= 1), w (= 2)
+Conflicts: c:any (>> 1~)
+Conffiles:
+ /etc/a 0123
+ ./etc/b 4567 obsolete remove-on-upgrade
+Filename: a b
+Size: 1 2
+Source: s (1:0.9-1)
+Maintainer: m
+Description: d
+CTL
 # A bare ar archive with odd sizes and GNU-style names.
 printf '1' >"$t/odd"; printf '22' >"$t/even"
 (cd "$t" && ar rc plain.a odd even 2>/dev/null)
