@@ -27,6 +27,7 @@ int
 dd_open(const char *path, unsigned flags, struct zd_deb *deb)
 {
 	struct zd_error err = ZD_ERROR_INIT;
+	char why[64];
 
 	memset(deb, 0, sizeof(*deb));
 	deb->fd = -1;
@@ -36,7 +37,9 @@ dd_open(const char *path, unsigned flags, struct zd_deb *deb)
 		/* Only a regular file on stdin can be read again. */
 		if (strcmp(path, "-") == 0)
 			lseek(0, 0, SEEK_SET);
-		return dd_delegate("old-format (0.939000) package", NULL);
+		snprintf(why, sizeof(why), "old-format (%s) package",
+		         deb->format);
+		return dd_delegate(why, NULL);
 	}
 	if (deb->dpkg_msg[0] != '\0')
 		return dd_fail("%s", deb->dpkg_msg);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # ZDEB_HANDOFF in dpkg-deb mode: what zdeb hands to the real dpkg-deb (here
-# an old-format 0.939000 build) runs it silently by default and with
+# an old-format 0.939000 build, a 0.931000 read) runs it silently by default and with
 # "allow", runs it and logs one line per hand-off with "count"
 # (ZDEB_HANDOFF_LOG, else standard error), and is an error (exit 2, no
 # output file) with "never"; an unknown value refuses too.  What zdeb does
@@ -35,6 +35,17 @@ ZDEB_HANDOFF=count ZDEB_HANDOFF_LOG=$T/log2 \
 	expect_status 0 "$T/dpkg-deb" -Zgzip -b "$T/pkg" "$T/new.deb"
 [ ! -e "$T/log2" ] || fail "a build zdeb does itself was logged: $(cat "$T/log2")"
 ok "count: one log line per hand-off, none for what zdeb does itself"
+
+# Reading an old-format package: the reason names its own version line.
+{ echo 0.931000; tail -n +2 "$T/stock.deb"; } >"$T/old-0931.deb"
+dpkg-deb -c "$T/old-0931.deb" >"$T/stock.out" 2>&1 ||
+	fail "stock dpkg-deb cannot list a 0.931000 package: $(cat "$T/stock.out")"
+ZDEB_HANDOFF=count ZDEB_HANDOFF_LOG=$T/log3 \
+	expect_status 0 "$T/dpkg-deb" -c "$T/old-0931.deb"
+cmp "$T/stock.out" "$T/stdout" || fail "-c of 0.931000: not stock's"
+grep -q "^zdeb: hand-off to .*dpkg-deb (old-format (0.931000) package): dpkg-deb -c $T/old-0931.deb\$" \
+	"$T/log3" || fail "count: log line of -c: $(cat "$T/log3")"
+ok "count: reading a 0.931000 package logs its version"
 
 rm -f "$T/old.deb"
 ZDEB_HANDOFF=never expect_status 2 old
