@@ -117,6 +117,12 @@ run() {
 		>"$d.skipped"
 }
 
+# counts NAME: "P passed, F failed, S skipped" of run NAME.
+counts() {
+	echo "$(wc -l <"$T/$1.ok") passed, $(wc -l <"$T/$1.failed") failed," \
+	     "$(wc -l <"$T/$1.skipped") skipped"
+}
+
 # The real dpkg-deb: diverted aside when zdeb is integrated.
 stockbin=/usr/bin/dpkg-deb
 [ -x /usr/bin/dpkg-deb.distrib ] && stockbin=/usr/bin/dpkg-deb.distrib
@@ -138,7 +144,7 @@ run stock
 nstock=$(wc -l <"$T/stock.ok")
 ngroups=$((nstock + $(wc -l <"$T/stock.failed") + $(wc -l <"$T/stock.skipped")))
 [ "$ngroups" -ge 7 ] || fail "only $ngroups groups with keywords dpkg-deb, deb-split: $(cat "$T/stock.out")"
-echo "# stock dpkg-deb ($("$stockbin" --version | head -n 1)): $nstock of $ngroups groups pass"
+echo "# stock dpkg-deb ($("$stockbin" --version | head -n 1)): $ngroups groups: $(counts stock)"
 [ -s "$T/stock.failed" ] && echo "# stock fails: $(cut -d' ' -f2- "$T/stock.failed" | tr '\n' ';')"
 
 setup "$T/zdeb" "$ZDEB"
@@ -146,9 +152,9 @@ setup "$T/zdeb" "$ZDEB"
 ZDEB_HANDOFF=count ZDEB_HANDOFF_LOG=$T/handoff.log run zdeb
 nzdeb=$(wc -l <"$T/zdeb.ok")
 nhand=$(wc -l <"$T/handoff.log")
-echo "# zdeb as dpkg-deb: $nzdeb of $ngroups groups pass, $nhand hand-offs to the real dpkg-deb"
-sed 's/^zdeb: hand-off to [^ ]* (\(.*\)): dpkg-deb .*/\1/' \
-	"$T/handoff.log" | sort | uniq -c | sed 's/^ */#   /'
+echo "# zdeb as dpkg-deb, ZDEB_HANDOFF=count: $ngroups groups: $(counts zdeb); $nhand hand-offs to the real dpkg-deb:"
+sed -e "s|$T/zdeb/||g" -e 's/^zdeb: hand-off to [^ ]* /#   /' \
+	"$T/handoff.log"
 while read -r num name; do
 	grep -q "^$num " "$T/zdeb.ok" ||
 		fail "zdeb fails group $num ($name), which stock passes: $(group_log zdeb "$num")"
@@ -161,7 +167,7 @@ ok "zdeb passes every group stock passes ($nzdeb of $ngroups); $nhand hand-offs,
 setup "$T/never" "$ZDEB"
 ZDEB_HANDOFF=never run never
 nnever=$(wc -l <"$T/never.ok")
-echo "# zdeb with ZDEB_HANDOFF=never: $nnever of $ngroups groups pass"
+echo "# zdeb as dpkg-deb, ZDEB_HANDOFF=never: $ngroups groups: $(counts never)"
 while read -r num name; do
 	grep -q "^$num " "$T/never.ok" && continue
 	case $name in
