@@ -4,7 +4,8 @@
 # warning and error a binary control stanza can draw from dpkg 1.21's
 # parser (lib/dpkg/parse.c, fields.c, parsehelp.c) and dpkg-deb's build
 # checks (src/deb/build.c), dpkg-deb -b must give the same stdout, stderr,
-# exit status and .deb bytes; a package stock builds with --nocheck must
+# exit status and .deb bytes, and the native zdeb build must refuse what
+# stock refuses or warns about and build the rest; a package stock builds with --nocheck must
 # read the same with -f (every field), -W (the virtual fields) and -I.
 # zdeb never hands these to the real dpkg-deb (ZDEB_HANDOFF=never).
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +21,28 @@ Recommended Optional X-A x-b"
 fmt='${Package}|${binary:Package}|${Version}|${source:Package}|${Architecture}|${binary:Synopsis}|${Priority}|${Depends}|${Recommends}|${Suggests}|${Essential}|${Multi-Arch}|${X-A}\n'
 srcfmt='${source:Version}|${source:Upstream-Version}\n'
 
+# native: zdeb build of $T/c refuses (exit 2, with an error, nothing
+# written) what the last stock dpkg-deb -b refused or warned about, and
+# builds the rest.
+native() {
+	want=0
+	if [ "$(cat "$T/rc-stock")" -ne 0 ] ||
+	   grep -q "^dpkg-deb: warning: " "$T/err-stock"; then
+		want=2
+	fi
+	rm -f "$T/native.deb"
+	set +e
+	"$ZDEB" build "$T/c" "$T/native.deb" >/dev/null 2>"$T/err-native"
+	got=$?
+	set -e
+	[ "$got" -eq "$want" ] ||
+		fail "zdeb build exited $got, expected $want (stock: $(cat "$T/err-stock")): $(cat "$T/err-native")"
+	[ "$want" -eq 0 ] && return 0
+	grep -q "^zdeb: error: " "$T/err-native" ||
+		fail "zdeb build refused with no error: $(cat "$T/err-native")"
+	[ ! -e "$T/native.deb" ] || fail "zdeb build refused but wrote a .deb"
+}
+
 n=0
 # check CONTROL: CONTROL is printf(1) text for DEBIAN/control.
 check() {
@@ -30,6 +53,7 @@ check() {
 	# shellcheck disable=SC2059
 	printf "$1" >"$T/c/DEBIAN/control"
 	ddcmp /dev/null -b "$T/c" out.deb
+	native
 	rm -f "$T/c.deb"
 	dpkg-deb --nocheck -b "$T/c" "$T/c.deb" >/dev/null 2>&1 || return 0
 	# shellcheck disable=SC2086
@@ -167,4 +191,4 @@ mkdir "$T/c/DEBIAN/control"
 ddcmp /dev/null -b "$T/c" out.deb
 ok "no control file, a directory named control"
 
-echo "# $n control files, each built and read by dpkg-deb and zdeb"
+echo "# $n control files, each built and read by dpkg-deb and zdeb, and built by zdeb build"
