@@ -202,7 +202,7 @@ name_list_has(const struct name_list *l, const char *s)
 static int
 name_list_add(struct name_list *l, const char *s)
 {
-	char **v = realloc(l->v, (l->n + 1) * sizeof(*v));
+	char **v = reallocarray(l->v, l->n + 1, sizeof(*v));
 
 	if (v == NULL)
 		return -1;

@@ -154,7 +154,7 @@ add_field(struct zd_control *c, const char *name, size_t nlen,
 {
 	struct zd_field *f;
 
-	f = realloc(c->fields, (c->n + 1) * sizeof(*f));
+	f = reallocarray(c->fields, c->n + 1, sizeof(*f));
 	if (f == NULL)
 		return -1;
 	c->fields = f;

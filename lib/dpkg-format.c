@@ -157,7 +157,7 @@ zd_pkgformat_parse(const char *fmt, struct zd_error *err)
 			struct fmt_node *p;
 
 			cap = cap ? cap * 2 : 8;
-			p = realloc(f->nodes, cap * sizeof(*p));
+			p = reallocarray(f->nodes, cap, sizeof(*p));
 			if (p == NULL) {
 				zd_err(err, ZD_E_NOMEM, "out of memory");
 				goto fail;

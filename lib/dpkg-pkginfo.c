@@ -550,7 +550,7 @@ add_alt(struct zd_pkginfo *pi, enum zd_field_id type, bool new_entry)
 	struct zd_dep_alt *a;
 
 	if (new_entry) {
-		d = realloc(pi->deps, (pi->ndeps + 1) * sizeof(*d));
+		d = reallocarray(pi->deps, pi->ndeps + 1, sizeof(*d));
 		if (d == NULL)
 			return NULL;
 		pi->deps = d;
@@ -560,7 +560,7 @@ add_alt(struct zd_pkginfo *pi, enum zd_field_id type, bool new_entry)
 		d->n = 0;
 	}
 	d = &pi->deps[pi->ndeps - 1];
-	a = realloc(d->alt, (d->n + 1) * sizeof(*a));
+	a = reallocarray(d->alt, d->n + 1, sizeof(*a));
 	if (a == NULL)
 		return NULL;
 	d->alt = a;
