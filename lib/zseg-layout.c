@@ -86,19 +86,29 @@ zd_zseg_layout_is_indexed(const struct zd_zseg_frames *fl, size_t *at)
 	       fl->f[*at + 1].magic == ZD_ZSEG_INDEX_MAGIC;
 }
 
+/* pzstd's 12-byte skippable header right before frame i. */
+static bool
+pzstd_header_before(const struct zd_zseg_frames *fl, size_t i)
+{
+	return i > 0 && fl->f[i - 1].magic == ZD_ZSTD_SKIP_MAGIC &&
+	       fl->f[i - 1].size == 12;
+}
+
 bool
 zd_zseg_layout_is_pzstd(const struct zd_zseg_frames *fl)
 {
-	if (fl->nzstd == 0)
-		return false;
+	size_t headers = 0, seen = 0;
+
 	for (size_t i = 0; i < fl->n; i++) {
 		if (fl->f[i].skippable)
 			continue;
-		if (i == 0 || fl->f[i - 1].magic != ZD_ZSTD_SKIP_MAGIC ||
-		    fl->f[i - 1].size != 12)
+		if (pzstd_header_before(fl, i))
+			headers++;
+		else if (seen > 0)
 			return false;
+		seen++;
 	}
-	return true;
+	return headers > 0;
 }
 
 int

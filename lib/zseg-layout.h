@@ -37,7 +37,8 @@ void zd_zseg_layout_free(struct zd_zseg_frames *fl);
 /* One zstd frame, our index right after it, then nothing but skippables;
  * *at: the zstd frame's position in fl. */
 bool zd_zseg_layout_is_indexed(const struct zd_zseg_frames *fl, size_t *at);
-/* Every zstd frame right after pzstd's 12-byte skippable header. */
+/* Every zstd frame but perhaps the first (as zdeb writes it, see
+ * zseg-write.h) right after pzstd's 12-byte skippable header. */
 bool zd_zseg_layout_is_pzstd(const struct zd_zseg_frames *fl);
 
 /*

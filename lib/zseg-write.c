@@ -27,6 +27,7 @@
 #include "lib/endian.h"
 #include "lib/fdio.h"
 #include "lib/sched.h"
+#include "lib/tar-cut.h"
 #include "lib/zseg-decode.h"
 #include "lib/zseg-index.h"
 #include "lib/zseg-write.h"
@@ -84,6 +85,7 @@ struct zd_zseg_writer {
 	struct gather fill;	/* [seg_start, seg_start + fill.len) */
 	bool have_cand;		/* a cut candidate at seg_start + fill.len */
 	struct gather next;	/* the bytes after it, until tail of them */
+	struct zd_tar_cut tarcut;	/* frames, pzstd: what scan() saw */
 	uint64_t run;		/* identical bytes ending at the last one */
 	unsigned char prev;
 	uint64_t submitted;
@@ -183,7 +185,7 @@ get_cctx(struct zd_zseg_writer *w, unsigned worker, struct zd_error *err)
 	}
 	if (set_param(c, ZSTD_c_compressionLevel, eff_level(&w->p), err) < 0 ||
 	    set_param(c, ZSTD_c_checksumFlag, frames, err) < 0 ||
-	    /* pzstd writes no content size: same bytes as pzstd -p1 */
+	    /* pzstd writes no content size */
 	    set_param(c, ZSTD_c_contentSizeFlag,
 	              w->p.layout != ZD_LAYOUT_PZSTD, err) < 0 ||
 	    (w->p.zstd_long &&
@@ -286,7 +288,9 @@ w_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	if (grow(&s->out, &s->out_cap, ZSTD_compressBound(inner) +
 	         PZSTD_HDR + ZD_ZSEG_RESET_SIZE, false, err) < 0)
 		return -1;
-	if (w->p.layout == ZD_LAYOUT_PZSTD) {
+	/* pzstd: not before the first frame, which stock dpkg would read
+	 * as the whole, empty, member (see zseg-write.h) */
+	if (w->p.layout == ZD_LAYOUT_PZSTD && s->start > 0) {
 		rc = ZSTD_compress2(c, s->out + PZSTD_HDR,
 		                    s->out_cap - PZSTD_HDR, s->in, inner);
 		if (ZSTD_isError(rc))
@@ -383,8 +387,10 @@ cut_hi(const struct zd_zseg_writer *w)
  * Returns how many of them belong before the cut, with *found set and *at
  * its input offset if it is there.  Indexed: bytes up to cut_hi() are
  * only counted (look_back() decides there); after it, the cut is the
- * first p with the RUN bytes before p identical.  Frames and pzstd:
- * seg_start + target.
+ * first p with the RUN bytes before p identical.  Frames and pzstd: the
+ * first place at or after seg_start + target where a reader that stops
+ * at the end of the frame fails (tar-cut.h), since stock dpkg does stop
+ * at the end of the first.
  */
 static size_t
 scan(struct zd_zseg_writer *w, const unsigned char *buf, size_t len,
@@ -394,14 +400,13 @@ scan(struct zd_zseg_writer *w, const unsigned char *buf, size_t len,
 
 	*found = false;
 	if (w->p.layout != ZD_LAYOUT_INDEXED) {
-		uint64_t end = w->seg_start + w->target;
+		size_t n;
 
-		if (end - x0 <= len) {
-			*found = true;
-			*at = end;
-			return (size_t)(end - x0);
-		}
-		return len;
+		assert(x0 == w->tarcut.pos);
+		n = zd_tar_cut_feed(&w->tarcut, buf, len,
+		                    w->seg_start + w->target, found);
+		*at = x0 + n;
+		return n;
 	}
 	if (x0 < hi)
 		return hi - x0 < len ? (size_t)(hi - x0) : len;
@@ -933,6 +938,7 @@ zd_zseg_writer_new(const struct zd_comp_params *p, int out_fd,
 	                                 UINT64_MAX);
 	if (w->target == 0)
 		w->target = 1;
+	zd_tar_cut_init(&w->tarcut);
 	w->tail = w->p.layout == ZD_LAYOUT_PZSTD ? 1 : w->target / 16;
 	if (w->tail == 0)
 		w->tail = 1;

@@ -23,10 +23,16 @@
  *
  * INDEXED: one frame (checksum, content size, window <= 2^27) of segments
  * cut after 17 identical bytes, then the index (zseg-index.h).  FRAMES:
- * independent frames (checksum, content size) of the target size.  PZSTD:
- * pzstd's layout, a 12-byte skippable frame (0x184D2A50, the next frame's
- * compressed size) before each frame of 4 windows (checksum, no content
- * size), as `pzstd -p1` frames it.
+ * independent frames (checksum, content size) of the target size or a
+ * little more: each ends at the first place after the target where a
+ * reader that stops there fails (lib/tar-cut.h: inside a regular file's
+ * data, off the 512-byte grid; any input that is no tar, off the grid),
+ * because stock dpkg stops at the end of the first frame.  PZSTD: the
+ * same frames (checksum, no content size) of 4 windows, each but the
+ * first after pzstd's 12-byte skippable frame (0x184D2A50, the next
+ * frame's compressed size).  The first has none: stock dpkg would stop at
+ * the end of that skippable frame, and take the member for an empty tar;
+ * pzstd -d still reads the whole, on one thread.
  *
  * Returns 0, or -1 with err set: ZD_E_IO, ZD_E_NOMEM, ZD_E_USAGE (libzstd
  * refused a parameter), ZD_E_LIMIT, ZD_E_INTERNAL.
