@@ -287,9 +287,12 @@ zd_build_deb(const char *dir, const char *out_path,
 	struct zd_tar_opts to = { 0 };
 	struct zd_debout out = { .fd = -1 };
 	struct gen g = { .n = 0 };
+	struct zd_comp_params ctl = o->control;
 	char control_name[ZD_AR_NAME_MAX + 2], data_name[ZD_AR_NAME_MAX + 2];
 	int rc = -1;
 
+	if (!o->control_frames)
+		zd_encoder_control_params(&o->control, &ctl);
 	if (member_name(control_name, sizeof(control_name), "control.tar",
 	                &o->control, err) < 0 ||
 	    member_name(data_name, sizeof(data_name), "data.tar", &o->data,
@@ -308,7 +311,7 @@ zd_build_deb(const char *dir, const char *out_path,
 		goto out;
 	to.extra = g.m;
 	to.n_extra = g.n;
-	if (make_member(dir, zd_tarbuild_control, &to, &o->control,
+	if (make_member(dir, zd_tarbuild_control, &to, &ctl,
 	                "control.tar", control_name, o, &out, err) < 0)
 		goto out;
 	to.extra = NULL;

@@ -17,6 +17,10 @@
 struct zd_build_opts {
 	struct zd_comp_params data;	/* data.tar compressor */
 	struct zd_comp_params control;	/* control.tar compressor */
+	/* Write control.tar in several zstd frames when o->control's
+	 * layout asks (frames, pzstd); else it is one frame
+	 * (zd_encoder_control_params says why). */
+	bool control_frames;
 	bool root_owner_group;
 	int64_t timestamp;		/* SOURCE_DATE_EPOCH or now */
 	/*

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -106,6 +107,30 @@ zd_encoder_write(void *ctx, const void *buf, size_t len,
 	                    len, err);
 }
 
+static bool
+multi_frame(const struct zd_comp_params *p)
+{
+	return p->type == ZD_COMP_ZSTD && (p->layout == ZD_LAYOUT_FRAMES ||
+	                                   p->layout == ZD_LAYOUT_PZSTD);
+}
+
+/* Frames are cut where a reader that stops at the end of one fails
+ * (zseg-write.h), so that is what stock dpkg does: say so. */
+static void
+warn_frames(const struct zd_comp_params *p, uint64_t frames)
+{
+	char msg[320];
+
+	if (p->warn == NULL || !multi_frame(p) || frames < 2)
+		return;
+	snprintf(msg, sizeof(msg), "a member in %ju zstd frames (layout "
+	         "%s): stock dpkg reads only the first one, so it fails to "
+	         "install the package (it never installs a part of it); "
+	         "'zdeb integrate' makes it installable", (uintmax_t)frames,
+	         zd_layout_name(p->layout));
+	p->warn(p->warn_ctx, msg);
+}
+
 int
 zd_encoder_finish(struct zd_encoder *e, uint64_t *off, uint64_t *size,
                   uint64_t *in_size, struct zd_error *err)
@@ -115,6 +140,7 @@ zd_encoder_finish(struct zd_encoder *e, uint64_t *off, uint64_t *size,
 	if (e->zw != NULL) {
 		if (zd_zseg_writer_finish(e->zw, off, size, err) < 0)
 			return -1;
+		warn_frames(e->p, zd_zseg_writer_frames(e->zw));
 	} else {
 		if (e->cs != NULL && zd_cstream_finish(e->cs, err) < 0)
 			return -1;
@@ -143,4 +169,13 @@ zd_encoder_free(struct zd_encoder *e)
 	if (e->spool_fd >= 0)
 		close(e->spool_fd);
 	free(e);
+}
+
+void
+zd_encoder_control_params(const struct zd_comp_params *p,
+                          struct zd_comp_params *ctl)
+{
+	*ctl = *p;
+	if (multi_frame(p))
+		ctl->layout = ZD_LAYOUT_SINGLE;
 }

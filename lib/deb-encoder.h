@@ -37,11 +37,25 @@ int zd_encoder_write(void *e, const void *buf, size_t len,
 /*
  * Finishes: the compressed member is out_fd[*off, *off + *size), and
  * out_fd's offset is just after it; *in_size (if not NULL) the bytes fed.
- * Returns 0, or -1 with err set.
+ * A member of the frames or pzstd layout that came out in more than one
+ * zstd frame gets a warning through p->warn: stock dpkg, which reads only
+ * the first frame, fails to install the package.  Returns 0, or -1 with
+ * err set.
  */
 int zd_encoder_finish(struct zd_encoder *e, uint64_t *off, uint64_t *size,
                       uint64_t *in_size, struct zd_error *err);
 /* Frees e and its spool file, if any. */
 void zd_encoder_free(struct zd_encoder *e);
+
+/*
+ * The control.tar compressor for one that asks p: the same, but in one
+ * zstd frame (the single layout) where p's layout has several (frames,
+ * pzstd).  Stock dpkg reads the control area through GNU tar from the
+ * first frame only, and GNU tar ends quietly where a frame may end in a
+ * tar of small files (lib/tar-cut.h): the package would install without
+ * the maintainer scripts and md5sums after the cut.
+ */
+void zd_encoder_control_params(const struct zd_comp_params *p,
+                               struct zd_comp_params *ctl);
 
 #endif

@@ -30,7 +30,8 @@ on_progress(void *ctx, uint64_t fed)
  * out as member base + the codec's extension. */
 static int
 recode(const struct zd_deb_member *m, const char *base,
-       const struct zd_recompress_opts *o, struct zd_debout *out,
+       const struct zd_recompress_opts *o, const struct zd_comp_params *cp,
+       struct zd_debout *out,
        uint64_t *tar_bytes, uint64_t *out_bytes, struct zd_error *err)
 {
 	struct progress pr = { o, base };
@@ -42,7 +43,7 @@ recode(const struct zd_deb_member *m, const char *base,
 
 	if (zd_debout_begin(out, err) < 0)
 		return -1;
-	e = zd_encoder_new(o->comp, out->fd, err);
+	e = zd_encoder_new(cp, out->fd, err);
 	if (e == NULL)
 		return -1;
 	sink.write = zd_encoder_write;
@@ -55,7 +56,7 @@ recode(const struct zd_deb_member *m, const char *base,
 	    zd_encoder_finish(e, &off, out_bytes, tar_bytes, err) < 0)
 		goto out;
 	snprintf(name, sizeof(name), "%s%s", base,
-	         zd_codec_get(o->comp->type)->ext);
+	         zd_codec_get(cp->type)->ext);
 	rc = zd_debout_end(out, name, off, *out_bytes, err);
 out:
 	zd_encoder_free(e);
@@ -69,12 +70,17 @@ zd_deb_recompress(const struct zd_deb *deb, const char *out_path,
 {
 	struct zd_recompress_result res = { { 0, 0 }, { 0, 0 } };
 	struct zd_debout out = { .fd = -1 };
+	struct zd_comp_params ctl;
 	int rc = -1;
 
+	if (o->control != NULL)
+		ctl = *o->control;
+	else
+		zd_encoder_control_params(o->comp, &ctl);
 	if (zd_debout_open(&out, out_path, deb->members[0].mtime, err) < 0 ||
-	    recode(&deb->control, "control.tar", o, &out, &res.tar_bytes[0],
-	           &res.out_bytes[0], err) < 0 ||
-	    recode(&deb->data, "data.tar", o, &out, &res.tar_bytes[1],
+	    recode(&deb->control, "control.tar", o, &ctl, &out,
+	           &res.tar_bytes[0], &res.out_bytes[0], err) < 0 ||
+	    recode(&deb->data, "data.tar", o, o->comp, &out, &res.tar_bytes[1],
 	           &res.out_bytes[1], err) < 0 ||
 	    zd_debout_commit(&out, err) < 0)
 		goto out;

@@ -33,6 +33,9 @@ struct zd_recompress_opts {
 	const struct zd_dec_params *dec;	/* decoding the input */
 	zd_recompress_progress_fn progress;	/* NULL: none */
 	void *progress_ctx;
+	/* control.tar's compression; NULL: zd_encoder_control_params(comp),
+	 * one zstd frame where comp's layout has several */
+	const struct zd_comp_params *control;
 };
 
 /*

@@ -838,6 +838,12 @@ fail:
 	return -1;
 }
 
+uint64_t
+zd_zseg_writer_frames(const struct zd_zseg_writer *w)
+{
+	return w->p.layout == ZD_LAYOUT_INDEXED ? 1 : w->submitted;
+}
+
 /* the writer submits its jobs: no produce callback */
 static const struct zd_sched_ops writer_ops = {
 	NULL, w_run, w_consume, false,

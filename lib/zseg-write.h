@@ -60,6 +60,9 @@ int zd_zseg_writer_write(void *w, const void *buf, size_t len,
 int zd_zseg_writer_finish(struct zd_zseg_writer *w, uint64_t *start,
                           uint64_t *size, struct zd_error *err);
 void zd_zseg_writer_free(struct zd_zseg_writer *w);
+/* After zd_zseg_writer_finish(): how many zstd frames the member has (1
+ * in the indexed layout, one per segment in the others). */
+uint64_t zd_zseg_writer_frames(const struct zd_zseg_writer *w);
 
 /*
  * The target segment size: p->segment_size if set; for PZSTD 4 windows;

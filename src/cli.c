@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/deb-encoder.h"
 #include "lib/numparse.h"
 #include "lib/tar-quote.h"
 #include "src/cmd.h"
@@ -155,6 +156,7 @@ zd_cli_comp_option(int opt, const char *arg, struct zd_cli_comp *raw)
 	case 'S': raw->strategy = arg; return true;
 	case 'T': raw->threads = arg; return true;
 	case ZD_OPT_LAYOUT: raw->layout = arg; return true;
+	case ZD_OPT_CONTROL_LAYOUT: raw->control_layout = arg; return true;
 	case ZD_OPT_SEGMENT: raw->segment = arg; return true;
 	case ZD_OPT_LONG: raw->zstd_long = true; return true;
 	case ZD_OPT_TARGET: raw->target = arg; return true;
@@ -249,6 +251,25 @@ zd_cli_comp_resolve(const char *cmd, const struct zd_cli_comp *raw,
 	p->warn = zd_msg_warn_cb;
 	zd_codec_fixup_params(p);	/* gzip -z0 is none, as dpkg-deb */
 	return 0;
+}
+
+int
+zd_cli_control_resolve(const char *cmd, const struct zd_cli_comp *raw,
+                       const struct zd_comp_params *data,
+                       struct zd_comp_params *ctl)
+{
+	if (raw->control_layout == NULL) {
+		zd_encoder_control_params(data, ctl);
+		return 0;
+	}
+	if (data->type != ZD_COMP_ZSTD) {
+		zd_msg_usage(cmd, "--control-layout is only valid with zstd");
+		return -1;
+	}
+	*ctl = *data;
+	if (parse_layout(cmd, raw->control_layout, &ctl->layout) < 0)
+		return -1;
+	return 1;
 }
 
 int

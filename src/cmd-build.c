@@ -33,6 +33,9 @@ static const char usage_text[] =
 "      --layout=LAYOUT        zstd layout: indexed (default), single,\n"
 "                             frames, pzstd (the last two need zdeb\n"
 "                             integrate to install with stock dpkg)\n"
+"      --control-layout=LAYOUT\n"
+"                             control.tar's zstd layout (default: as\n"
+"                             --layout, but single for frames and pzstd)\n"
 "      --segment-size=SIZE    zstd indexed/frames segment target (e.g. 16M)\n"
 "      --long                 zstd long-distance matching (window 128 MiB)\n"
 "      --target=RELEASE       pick a compressor the stock dpkg of RELEASE\n"
@@ -166,13 +169,12 @@ cmd_build(int argc, char **argv)
 
 	if (zd_cli_comp_resolve("build", &raw, &o.data) < 0)
 		return ZD_EXIT_ERROR;
-	o.control = o.data;	/* uniform compression, as dpkg-deb */
-	if (o.data.layout == ZD_LAYOUT_FRAMES ||
-	    o.data.layout == ZD_LAYOUT_PZSTD)
-		zd_msg_warn("the %s zstd layout has several frames: stock dpkg "
-		            "(1.21.18 and later) cannot install the result; "
-		            "'zdeb integrate' makes it installable",
-		            zd_layout_name(o.data.layout));
+	/* uniform compression, as dpkg-deb, but see --control-layout */
+	rc = zd_cli_control_resolve("build", &raw, &o.data, &o.control);
+	if (rc < 0)
+		return ZD_EXIT_ERROR;
+	o.control_frames = rc == 1;
+	rc = ZD_EXIT_ERROR;
 	if (build_timestamp(&o.timestamp) < 0)
 		return ZD_EXIT_ERROR;
 	if (nocheck) {

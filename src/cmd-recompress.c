@@ -20,7 +20,8 @@ static const char usage_text[] =
 "Decode the control and data members of IN.deb and encode them again with\n"
 "the given compressor, keeping the tar bytes (and the ar member mtime).\n"
 "Options are those of zdeb build: -Z, -z, -S, -T, --layout,\n"
-"--segment-size, --long, --target; defaults zstd -19 indexed.\n";
+"--control-layout, --segment-size, --long, --target; defaults zstd -19\n"
+"indexed.\n";
 
 static const struct option longopts[] = {
 	ZD_CLI_COMP_LONGOPTS,
@@ -45,9 +46,9 @@ cmd_recompress(int argc, char **argv)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_cli_comp raw = { .default_zstd_level = 19 };
-	struct zd_comp_params cp;
+	struct zd_comp_params cp, ccp;
 	struct zd_dec_params dp;
-	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL };
+	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, &ccp };
 	struct zd_deb deb = { .fd = -1 };
 	bool tty = zd_msg_stderr_is_tty();
 	int opt, rc = ZD_EXIT_ERROR;
@@ -70,10 +71,8 @@ cmd_recompress(int argc, char **argv)
 		return zd_msg_usage("recompress", "expected IN.deb OUT.deb");
 	if (zd_cli_comp_resolve("recompress", &raw, &cp) < 0)
 		return ZD_EXIT_ERROR;
-	if (cp.layout == ZD_LAYOUT_FRAMES || cp.layout == ZD_LAYOUT_PZSTD)
-		zd_msg_warn("the %s zstd layout has several frames: stock dpkg "
-		            "cannot install the result; 'zdeb integrate' makes "
-		            "it installable", zd_layout_name(cp.layout));
+	if (zd_cli_control_resolve("recompress", &raw, &cp, &ccp) < 0)
+		return ZD_EXIT_ERROR;
 	if (zd_cli_open_deb(argv[optind], &deb) < 0)
 		return ZD_EXIT_ERROR;
 	zd_cli_dec_params(&dp, cp.threads);

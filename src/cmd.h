@@ -45,6 +45,7 @@ struct zd_cli_comp {
 	const char *strategy;	/* -S */
 	const char *threads;	/* -T */
 	const char *layout;	/* --layout */
+	const char *control_layout;	/* --control-layout */
 	const char *segment;	/* --segment-size */
 	bool zstd_long;		/* --long */
 	const char *target;	/* --target (see zd_cli_comp_resolve) */
@@ -75,6 +76,7 @@ enum {
 	ZD_OPT_PARTIAL,
 	ZD_OPT_PERF_SAMPLE,
 	ZD_OPT_PERF_RUNS,
+	ZD_OPT_CONTROL_LAYOUT,
 };
 
 /* getopt_long entries of the compression options, shared by build and
@@ -87,6 +89,7 @@ enum {
 	{ "threads", required_argument, NULL, 'T' }, \
 	{ "threads-max", required_argument, NULL, 'T' }, \
 	{ "layout", required_argument, NULL, ZD_OPT_LAYOUT }, \
+	{ "control-layout", required_argument, NULL, ZD_OPT_CONTROL_LAYOUT }, \
 	{ "segment-size", required_argument, NULL, ZD_OPT_SEGMENT }, \
 	{ "long", no_argument, NULL, ZD_OPT_LONG }, \
 	{ "target", required_argument, NULL, ZD_OPT_TARGET }
@@ -108,6 +111,15 @@ int zd_cli_comp_resolve(const char *cmd, const struct zd_cli_comp *raw,
 /* True when the stock dpkg of --target name reads zstd members (false
  * for an unknown name: zd_cli_comp_resolve reports it). */
 bool zd_cli_target_reads_zstd(const char *name);
+/*
+ * The control.tar compressor for data's: with --control-layout, data's
+ * with that zstd layout (returns 1); without, the library's default,
+ * one frame where data's layout has several (zd_encoder_control_params;
+ * returns 0).  Prints the error; returns -1 on error.
+ */
+int zd_cli_control_resolve(const char *cmd, const struct zd_cli_comp *raw,
+                           const struct zd_comp_params *data,
+                           struct zd_comp_params *ctl);
 /* Parsed options of the reading commands. */
 struct zd_cli_read {
 	unsigned threads;	/* -T, default all cores */

@@ -7,6 +7,7 @@
 
 #include <check.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -161,6 +162,90 @@ START_TEST(test_encoder_progress)
 }
 END_TEST
 
+static unsigned nwarn;
+static char last_warn[512];
+
+static void
+on_warn(void *ctx, const char *msg)
+{
+	(void)ctx;
+	nwarn++;
+	snprintf(last_warn, sizeof(last_warn), "%s", msg);
+}
+
+/* Encodes the tar at path_in in case i's layout with 64 KiB segments;
+ * the warnings it gave. */
+static unsigned
+warnings_for(size_t i, const char *path_in)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_comp_params p;
+	struct zd_encoder *e;
+	unsigned char *in;
+	size_t len;
+	uint64_t off, size;
+	int fd = zd_tmpfile(&err);
+
+	ck_assert_int_ge(fd, 0);
+	in = zd_test_read_file(path_in, &len);
+	params(&p, i, 2);
+	p.segment_size = 64 << 10;
+	p.warn = on_warn;
+	nwarn = 0;
+	last_warn[0] = '\0';
+	e = zd_encoder_new(&p, fd, &err);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_zd_ok(zd_encoder_write(e, in, len, &err), &err);
+	ck_assert_zd_ok(zd_encoder_finish(e, &off, &size, NULL, &err), &err);
+	zd_encoder_free(e);
+	free(in);
+	close(fd);
+	return nwarn;
+}
+
+/* frames and pzstd warn what stock dpkg does, only when there is more
+ * than one frame; no other layout warns */
+START_TEST(test_encoder_frames_warning)
+{
+	ck_assert_int_eq(zd_test_sh("cd /usr/share && find doc -type f | "
+	                            "LC_ALL=C sort | head -100 | tar -cf - "
+	                            "-T - > '%s' && tar -cf '%s' -C / "
+	                            "etc/hostname", zd_test_path("big"),
+	                            zd_test_path("small")), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool frames = cases[i].layout == ZD_LAYOUT_FRAMES ||
+		              cases[i].layout == ZD_LAYOUT_PZSTD;
+
+		ck_assert_uint_eq(warnings_for(i, zd_test_path("big")),
+		                  cases[i].type == ZD_COMP_ZSTD && frames);
+		if (cases[i].type == ZD_COMP_ZSTD && frames)
+			ck_assert_msg(strstr(last_warn, "stock dpkg reads "
+			                     "only the first one, so it fails "
+			                     "to install the package") != NULL,
+			              "%s", last_warn);
+		ck_assert_uint_eq(warnings_for(i, zd_test_path("small")), 0);
+	}
+}
+END_TEST
+
+/* control.tar is one frame where data.tar's layout has several */
+START_TEST(test_encoder_control_params)
+{
+	struct zd_comp_params p, c;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		params(&p, i, 2);
+		zd_encoder_control_params(&p, &c);
+		ck_assert_int_eq(c.type, p.type);
+		ck_assert_int_eq(c.level, p.level);
+		ck_assert_uint_eq(c.threads, p.threads);
+		ck_assert_int_eq(c.layout, cases[i].layout == ZD_LAYOUT_FRAMES ||
+		                 cases[i].layout == ZD_LAYOUT_PZSTD ?
+		                 ZD_LAYOUT_SINGLE : cases[i].layout);
+	}
+}
+END_TEST
+
 START_TEST(test_encoder_bad_params)
 {
 	struct zd_error err = ZD_ERROR_INIT;
@@ -198,6 +283,8 @@ encoder_suite(void)
 	tcase_add_loop_test(core, test_encoder_in_place, 0,
 	                    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(core, test_encoder_progress);
+	tcase_add_test(core, test_encoder_frames_warning);
+	tcase_add_test(core, test_encoder_control_params);
 	tcase_add_test(malformed, test_encoder_bad_params);
 	return s;
 }

@@ -13,7 +13,8 @@
 #include "lib/deb-recompress.h"
 #include "tests/unit/testutil.h"
 
-/* T/p.deb, built by the stock dpkg-deb (xz, ar mtime 1600000000), and
+/* T/p.deb, built by the stock dpkg-deb (xz, ar mtime 1600000000; a
+ * postinst of 16 KiB makes control.tar span frames of 4 KiB), and
  * the tars it reads from it: T/want-ctl.tar, T/want-data.tar. */
 static void
 make_deb(void)
@@ -23,6 +24,8 @@ make_deb(void)
 		"printf 'Package: t\\nVersion: 1\\nArchitecture: all\\n"
 		"Maintainer: t <t@example.org>\\nDescription: t\\n' "
 		">p/DEBIAN/control && "
+		"{ echo '#!/bin/sh'; seq -f '# %%g' 1 2000; } "
+		">p/DEBIAN/postinst && chmod 755 p/DEBIAN/postinst && "
 		"head -c 1500000 /dev/urandom >p/usr/share/t/blob && "
 		"seq 1 100000 >p/usr/share/t/text && "
 		"SOURCE_DATE_EPOCH=1600000000 dpkg-deb --root-owner-group "
@@ -44,7 +47,7 @@ recompress(const char *name, enum zd_comp_type type, int level,
 		.layout = ZD_LAYOUT_INDEXED,
 	};
 	struct zd_dec_params dp = { .threads = threads };
-	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL };
+	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, NULL };
 	struct zd_deb deb = { .fd = -1 };
 	int rc;
 
@@ -120,6 +123,38 @@ START_TEST(test_deb_recompress_threads)
 }
 END_TEST
 
+/* Frames of 4 KiB for data.tar: control.tar is one frame unless asked
+ * (stock dpkg reads its first frame only), data.tar has several. */
+START_TEST(test_deb_recompress_control_one_frame)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_comp_params cp = {
+		.type = ZD_COMP_ZSTD, .level = 3, .threads = 2,
+		.layout = ZD_LAYOUT_FRAMES, .segment_size = 4096,
+	};
+	struct zd_dec_params dp = { .threads = 2 };
+	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, NULL };
+	struct zd_deb deb = { .fd = -1 };
+
+	make_deb();
+	ck_assert_zd_ok(zd_deb_open(zd_test_path("p.deb"), &deb, &err), &err);
+	ck_assert_zd_ok(zd_deb_recompress(&deb, zd_test_path("f.deb"), &o,
+	                                  NULL, &err), &err);
+	o.control = &cp;
+	ck_assert_zd_ok(zd_deb_recompress(&deb, zd_test_path("F.deb"), &o,
+	                                  NULL, &err), &err);
+	zd_deb_close(&deb);
+	ck_assert_int_eq(zd_test_sh(
+		"cd '%s' && dpkg-deb --ctrl-tarfile f.deb | cmp - want-ctl.tar && "
+		"frames() { ar p $1 $2 >m.zst && zstd -lv m.zst 2>/dev/null | "
+		"sed -n 's/^# Zstandard Frames: //p'; } && "
+		"test \"$(frames f.deb control.tar.zst)\" = 1 && "
+		"test \"$(frames f.deb data.tar.zst)\" -gt 1 && "
+		"test \"$(frames F.deb control.tar.zst)\" -gt 1",
+		zd_test_tmpdir), 0);
+}
+END_TEST
+
 /* A damaged data member: an error naming it, nothing at the output
  * path, no temporary file beside it. */
 START_TEST(test_deb_recompress_damaged)
@@ -152,6 +187,7 @@ deb_recompress_suite(void)
 	tcase_add_test(core, test_deb_recompress_zstd);
 	tcase_add_test(core, test_deb_recompress_gzip);
 	tcase_add_test(core, test_deb_recompress_threads);
+	tcase_add_test(core, test_deb_recompress_control_one_frame);
 	tcase_add_test(malformed, test_deb_recompress_damaged);
 	return s;
 }
