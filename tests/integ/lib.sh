@@ -115,3 +115,36 @@ dpkg_install() {
 	     --force-script-chrootless --force-unsafe-io \
 	     --log=/dev/null -i "$2"
 }
+
+# frames_control DIR NAME [LINES] - DIR/DEBIAN/control of package NAME
+# with LINES description lines (to move what follows it in control.tar),
+# and a postinst that leaves $DPKG_ROOT/postinst-NAME-ran: it ran.
+frames_control() {
+	mkdir -p "$1/DEBIAN"
+	{
+		printf 'Package: %s\nVersion: 1.0\nArchitecture: all\n' "$2"
+		printf 'Maintainer: zdeb tests <tests@example.org>\n'
+		printf 'Installed-Size: 1\nDescription: frames test\n'
+		i=0
+		while [ $i -lt "${3:-0}" ]; do
+			printf ' line %04d of the long description\n' $i
+			i=$((i + 1))
+		done
+	} >"$1/DEBIAN/control"
+	printf '#!/bin/sh\nset -e\ntouch "$DPKG_ROOT/postinst-%s-ran"\n' "$2" \
+		>"$1/DEBIAN/postinst"
+	chmod 0755 "$1/DEBIAN/postinst"
+}
+
+# make_mib_tree DIR NAME - package NAME whose usr/share/p/a.txt ends at
+# data.tar offset 1 MiB, the next member's header (zdeb's tar order), and
+# a compressible rest: a zstd frame cut at 1 MiB leaves stock dpkg-deb's
+# copy into its decompressor no broken pipe, which would fail anyway.
+make_mib_tree() {
+	frames_control "$1" "$2"
+	mkdir -p "$1/usr/share/p"
+	head -c $((1048576 - 2560)) /dev/urandom >"$1/usr/share/p/a.txt"
+	echo b >"$1/usr/share/p/b.txt"
+	echo c >"$1/usr/share/p/c.txt"
+	head -c 200000 /dev/zero >"$1/usr/share/p/d.txt"
+}

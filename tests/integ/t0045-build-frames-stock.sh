@@ -19,26 +19,6 @@ for m in tarfile.open(sys.argv[1]):
     print(m.name, m.offset, m.offset_data + m.size)' "$1"
 }
 
-# control_file DIR NAME [LINES]: a control file with LINES description
-# lines (to move what follows it in control.tar).
-control_file() {
-	mkdir -p "$1/DEBIAN"
-	{
-		printf 'Package: %s\nVersion: 1.0\nArchitecture: all\n' "$2"
-		printf 'Maintainer: zdeb tests <tests@example.org>\n'
-		printf 'Installed-Size: 1\nDescription: frames test\n'
-		i=0
-		while [ $i -lt "${3:-0}" ]; do
-			printf ' line %04d of the long description\n' $i
-			i=$((i + 1))
-		done
-	} >"$1/DEBIAN/control"
-	# the postinst leaves a mark: it ran
-	printf '#!/bin/sh\nset -e\ntouch "$DPKG_ROOT/postinst-%s-ran"\n' "$2" \
-		>"$1/DEBIAN/postinst"
-	chmod 0755 "$1/DEBIAN/postinst"
-}
-
 # stock_checks DEB TREE WHAT: the stock readers get all of TREE or fail.
 stock_checks() {
 	deb=$1 tree=$2 what=$3
@@ -92,16 +72,9 @@ stock_checks() {
 }
 stock_full=0 stock_failed=0
 
-# 1. A file that ends at tar offset 1 MiB, then a compressible rest (so
-#    that dpkg-deb's copy into its decompressor does not hit a broken
-#    pipe, which would fail whatever zdeb does).
+# 1. A file that ends at tar offset 1 MiB (make_mib_tree).
 P=$T/mib
-control_file "$P" mib
-mkdir -p "$P/usr/share/p"
-head -c $((1048576 - 2560)) /dev/urandom >"$P/usr/share/p/a.txt"
-echo b >"$P/usr/share/p/b.txt"
-echo c >"$P/usr/share/p/c.txt"
-head -c 200000 /dev/zero >"$P/usr/share/p/d.txt"
+make_mib_tree "$P" mib
 "$ZDEB" build -Zzstd -z3 --layout=frames --segment-size=1M "$P" \
 	"$T/mib.deb" 2>"$T/build.err" || fail "build: $(cat "$T/build.err")"
 "$ZDEB" cat-data "$T/mib.deb" >"$T/mib.tar"
@@ -121,7 +94,7 @@ ok "a file ending at 1 MiB, frames of 1M: stock dpkg, dpkg-deb -x and tar fail, 
 #    one frame by default, so dpkg runs the postinst; with
 #    --control-layout=frames the frame ends inside a file's data.
 P=$T/ctl
-control_file "$P" ctl 44
+frames_control "$P" ctl 44
 mkdir -p "$P/usr/share/ctl"
 echo small >"$P/usr/share/ctl/file"
 "$ZDEB" build -Zzstd --layout=frames --segment-size=4K "$P" "$T/ctl.deb" \
@@ -151,7 +124,7 @@ ok "control.tar with md5sums at 4 KiB: one frame (installed, postinst run), or w
 # 3. Trees of small files (most blocks are headers), frames and pzstd,
 #    segments of 4K, 64K and 1M: never a partial install.
 make_small_tree() {
-	control_file "$1" "$2"
+	frames_control "$1" "$2"
 	python3 - "$1" "$3" <<'PY'
 import os, random, sys
 root, seed = sys.argv[1], int(sys.argv[2])
@@ -207,7 +180,7 @@ ok "pzstd: control.tar read whole by stock, data.tar not read as empty, pzstd -d
 
 # 5. The warning only when a member has several frames.
 P=$T/tiny
-control_file "$P" tiny
+frames_control "$P" tiny
 mkdir -p "$P/usr/share/tiny"
 echo tiny >"$P/usr/share/tiny/x"
 for layout in frames pzstd; do

@@ -57,6 +57,35 @@ chroot "$R" dpkg-query -W -f='${Status}\n' zdeb-test 2>/dev/null |
 	grep -q 'install ok installed' && fail "stock dpkg marked it installed"
 ok "stock apt install of the pzstd .deb fails (exit $rc: $(grep -m1 -E 'tar|error' "$T/apt.log"))"
 
+# Frames packages made to end a frame on a member boundary: a file ending
+# at data.tar offset 1 MiB (apt fails, nothing of it installed), and a
+# control.tar whose md5sums ends at 4 KiB (one frame: apt installs it
+# whole and runs the postinst).
+make_mib_tree "$T/mib" zdeb-mib
+"$ZDEB" build -Zzstd -z3 --layout=frames --segment-size=1M "$T/mib" \
+	"$R/tmp/zdeb-mib.deb" 2>/dev/null
+set +e
+chroot "$R" apt-get install -y -q /tmp/zdeb-mib.deb >"$T/apt.log" 2>&1
+rc=$?
+set -e
+[ $rc -ne 0 ] || fail "stock apt installed the frames .deb cut at 1 MiB"
+chroot "$R" dpkg-query -W -f='${Status}\n' zdeb-mib 2>/dev/null |
+	grep -q 'ok installed' && fail "stock dpkg marked zdeb-mib installed"
+[ ! -e "$R/usr/share/p/a.txt" ] || fail "a.txt of zdeb-mib left installed"
+frames_control "$T/ctl" zdeb-ctl 44
+mkdir -p "$T/ctl/usr/share/zdeb-ctl"
+echo small >"$T/ctl/usr/share/zdeb-ctl/file"
+"$ZDEB" build -Zzstd --layout=frames --segment-size=4K "$T/ctl" \
+	"$R/tmp/zdeb-ctl.deb" 2>/dev/null
+chroot "$R" apt-get install -y -q /tmp/zdeb-ctl.deb >"$T/apt.log" 2>&1 ||
+	fail "stock apt install of zdeb-ctl: $(tail -5 "$T/apt.log")"
+[ -e "$R/postinst-zdeb-ctl-ran" ] || fail "zdeb-ctl: the postinst did not run"
+chroot "$R" dpkg --verify zdeb-ctl >"$T/verify" 2>&1 &&
+	[ -s "$R/var/lib/dpkg/info/zdeb-ctl.md5sums" ] ||
+	fail "zdeb-ctl: dpkg --verify or md5sums: $(cat "$T/verify")"
+chroot "$R" dpkg --purge zdeb-ctl >/dev/null 2>&1
+ok "stock apt: the frames .deb cut at 1 MiB fails (exit $rc), the one with md5sums at 4 KiB installs whole"
+
 expect_status 0 "$ZDEB" integrate install --root "$R" --zdeb /usr/local/bin/zdeb
 [ "$(readlink "$R/usr/bin/dpkg-deb")" = /usr/local/bin/zdeb ] ||
 	fail "symlink: $(ls -l "$R/usr/bin/dpkg-deb")"
@@ -73,7 +102,7 @@ set +e
 chroot "$R" zdeb verify --dpkg-deb /tmp/zdeb-test.deb >"$T/v" 2>&1
 rc=$?
 set -e
-[ $rc -eq 1 ] && grep -q "'/usr/bin/dpkg-deb.distrib --ctrl-tarfile'" "$T/v" ||
+[ $rc -eq 1 ] && grep -q "'/usr/bin/dpkg-deb.distrib --fsys-tarfile'" "$T/v" ||
 	fail "verify --dpkg-deb of the pzstd .deb: exit $rc: $(cat "$T/v")"
 ok "zdeb verify --dpkg-deb in the chroot runs dpkg-deb.distrib: indexed ok, pzstd exit 1"
 
