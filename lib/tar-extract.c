@@ -6,6 +6,8 @@
  * *at() calls relative to directory descriptors, so that nothing lands
  * outside DIR whatever the archive holds:
  *
+ *  - a name or link target longer than PATH_MAX allows is refused whole,
+ *    never cut (GNU tar: "File name too long");
  *  - names go through safepath (relative, no "..", normalized);
  *  - a member's parent is opened one component at a time from DIR with
  *    O_NOFOLLOW | O_DIRECTORY, so a symlink planted by an earlier member
@@ -150,7 +152,12 @@ struct dirfix {
 	bool has_mtime;
 };
 
-/* An id cache for uname/gname lookups (tar prefers names to numbers). */
+/*
+ * An id cache for uname/gname lookups (tar prefers names to numbers).  A
+ * name of 32 bytes or more is not looked up at all, the number is used:
+ * GNU tar 1.34 maps only what fits the 32-byte ustar field, never a
+ * longer pax uname (checked with nss_wrapper), so nothing is cut here.
+ */
 struct idcache {
 	char name[32];
 	unsigned id;
@@ -761,6 +768,30 @@ extract_entry(struct xctx *x, struct archive *in, struct archive_entry *e,
 	}
 }
 
+/*
+ * A name or link target the kernel would refuse (PATH_MAX, the NUL
+ * included), as GNU tar's "File name too long" does: refused whole, before
+ * anything of the member is made, never cut to fit.
+ */
+static int
+check_lengths(struct archive_entry *e, const char *path, struct zd_error *err)
+{
+	const char *hard = archive_entry_hardlink(e);
+	const char *target = hard != NULL ? hard : archive_entry_symlink(e);
+	size_t n = strlen(path);
+
+	if (n >= ZD_SAFEPATH_MAX)
+		return zd_err(err, ZD_E_LIMIT, "member name too long (%zu "
+		              "bytes, the limit is %d): '%.300s...'", n,
+		              ZD_SAFEPATH_MAX - 1, path);
+	if (target != NULL && strlen(target) >= ZD_SAFEPATH_MAX)
+		return zd_err(err, ZD_E_LIMIT, "member '%.300s': %s target too "
+		              "long (%zu bytes, the limit is %d)", path,
+		              hard != NULL ? "hardlink" : "symlink",
+		              strlen(target), ZD_SAFEPATH_MAX - 1);
+	return 0;
+}
+
 int
 zd_extract_tar(int tar_fd, const char *dir, const struct zd_extract_opts *o,
                struct zd_error *err)
@@ -785,7 +816,6 @@ zd_extract_tar(int tar_fd, const char *dir, const struct zd_extract_opts *o,
 	if (in == NULL)
 		goto out;
 	for (;;) {
-		char name[ZD_SAFEPATH_MAX];
 		const char *path;
 
 		r = archive_read_next_header(in, &e);
@@ -802,10 +832,11 @@ zd_extract_tar(int tar_fd, const char *dir, const struct zd_extract_opts *o,
 			       "name");
 			goto out;
 		}
-		snprintf(name, sizeof(name), "%s", path);
+		if (check_lengths(e, path, err) < 0)
+			goto out;
 		if (o->on_entry != NULL)
-			o->on_entry(o->ctx, name);
-		if (extract_entry(&x, in, e, name, err) < 0)
+			o->on_entry(o->ctx, path);
+		if (extract_entry(&x, in, e, path, err) < 0)
 			goto out;
 	}
 	if (apply_dirfixes(&x, err) < 0)

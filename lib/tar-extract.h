@@ -38,7 +38,10 @@ struct zd_extract_opts {
  * "member '/x': absolute path refused", "member 'l/f': path goes through
  * symlink 'l' (refused)", "member 'h': hardlink target 'x' is not a
  * regular file extracted before it", "member 'dev/null': device node
- * refused", "member 'p': FIFO refused"; ZD_E_IO on file system errors.
+ * refused", "member 'p': FIFO refused"; ZD_E_LIMIT for a name or link
+ * target of ZD_SAFEPATH_MAX bytes or more, "member name too long (4097
+ * bytes, the limit is 4095): '...'", before anything of that member is
+ * made; ZD_E_IO on file system errors.
  */
 int zd_extract_tar(int tar_fd, const char *dir,
                    const struct zd_extract_opts *o, struct zd_error *err);

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tests/hostile/gen.sh ZDEB OUTDIR [GROUP...] - makes the hostile .debs the
 # tests/integ/t05*-hostile-*.sh tests feed to zdeb, at test time (nothing
-# binary is checked in).  GROUP: paths container decoders index (default:
-# all).  Each case is OUTDIR/CASE.deb; README-style notes are in the
+# binary is checked in).  GROUP: paths names container decoders index
+# (default: all).  Each case is OUTDIR/CASE.deb; README-style notes are in the
 # comments of the python below.  ZDEB builds the indexed zstd members (no
 # other tool writes that layout); everything else comes from python3's
 # tarfile, the zstd/xz/gzip CLIs and byte patching.
@@ -11,7 +11,7 @@ set -eu
 ZDEB=$1
 out=$2
 shift 2
-groups=${*:-paths container decoders index}
+groups=${*:-paths names container decoders index}
 export SOURCE_DATE_EPOCH=1700000000 LC_ALL=C
 mkdir -p "$out"
 for c in python3 zstd xz gzip; do
@@ -48,15 +48,15 @@ def ar(members, magic=b"!<arch>\n"):
             b += b"\n"
     return bytes(b)
 
-def tar(entries):
+def tar(entries, fmt=tarfile.GNU_FORMAT, owner="root"):
     """entries: list of (kind, name, arg, mode); kind reg/dir/sym/hard/chr/fifo."""
     bio = io.BytesIO()
-    t = tarfile.open(fileobj=bio, mode="w", format=tarfile.GNU_FORMAT)
+    t = tarfile.open(fileobj=bio, mode="w", format=fmt)
     for kind, name, arg, mode in entries:
         i = tarfile.TarInfo(name)
         i.mtime = MTIME
         i.mode = mode
-        i.uname = i.gname = "root"
+        i.uname = i.gname = owner
         data = None
         if kind == "reg":
             data = arg
@@ -128,6 +128,46 @@ if "paths" in groups:
     path_deb("fifo", [("fifo", "./fifo", None, 0o644)])
     path_deb("setuid", [("reg", "./usr/suid", b"#!/bin/sh\n", 0o4755),
                         ("reg", "./usr/sgid", b"#!/bin/sh\n", 0o2755)])
+
+# --- names: as long as GNU tar takes them, and one byte longer ----------
+#
+# GNU tar 1.34 (dpkg-deb -x) fails with "File name too long" on a name or
+# link target of 4096 bytes (PATH_MAX with its NUL) and extracts 4095.
+# Each case also as names-CASE.tar, GNU tar's input for the reference.
+
+if "names" in groups:
+    def exactly(prefix, tail, n):
+        """prefix repeated, then tail: n bytes in all."""
+        s = prefix * ((n - len(tail)) // len(prefix)) + tail
+        assert len(s) == n, (len(s), n)
+        return s
+    DIRS = GOOD + [("dir", "./usr/bin/", None, 0o755)]
+    cases = {
+        # the demonstration: normalizes to usr/bin/foobarbaz
+        "name-4097": [("reg", "./" * 2040 + "usr/bin/foobarbaz", b"x\n",
+                       0o644)],
+        "name-4096": [("reg", exactly("./", "usr/bin/foobarbazq", 4096),
+                       b"x\n", 0o644)],
+        "name-4095": [("reg", exactly("./", "usr/bin/foobarbaz", 4095),
+                       b"x\n", 0o644)],
+        "symlink-4096": [("sym", "./usr/bin/s", exactly("a/", "xy", 4096),
+                          0o777)],
+        "symlink-4095": [("sym", "./usr/bin/s", exactly("a/", "x", 4095),
+                          0o777)],
+        "hardlink-4096": [("hard", "./usr/bin/h",
+                           exactly("./", "usr/ok", 4096), 0o644)],
+        "hardlink-4095": [("hard", "./usr/bin/h",
+                           exactly("./", "/usr/ok", 4095), 0o644)],
+    }
+    for name, entries in cases.items():
+        t = tar(DIRS + entries)
+        save_raw("names-%s.tar" % name, t)
+        save("names-" + name, deb("data.tar.zst", compress("zstd", t, "-q")))
+    # owner and group names of 100 bytes (pax): listed whole
+    t = tar(DIRS + [("reg", "./usr/owned", b"x\n", 0o644)],
+            fmt=tarfile.PAX_FORMAT, owner="u" * 100)
+    save_raw("names-owner-100.tar", t)
+    save("names-owner-100", deb("data.tar.zst", compress("zstd", t, "-q")))
 
 # --- container: the ar layer -------------------------------------------
 
