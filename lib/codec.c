@@ -337,9 +337,12 @@ zd_decompress(const struct zd_codec *c, const struct zd_region *in,
               const struct zd_dec_params *p, struct zd_sink *out,
               struct zd_error *err)
 {
+	struct zd_dec_params q = *p;
+
 	if (c == NULL || c->decompress == NULL)
 		return zd_err(err, ZD_E_INTERNAL, "no decompressor");
-	return c->decompress(in, p, out, err);
+	q.max_output = zd_dec_max_output(p, in->len);
+	return c->decompress(in, &q, out, err);
 }
 
 /* Helpers shared by the decoders (codec-impl.h). */

@@ -60,11 +60,35 @@ struct zd_comp_params {
 struct zd_dec_params {
 	unsigned threads;		/* >= 1 */
 	uint64_t max_window;		/* zstd window cap in bytes; 0: 128 MiB */
-	uint64_t max_output;		/* decoded size cap; 0: none */
+	/* decoded size cap in bytes; 0: the default, zd_dec_max_output();
+	 * ZD_DEC_UNLIMITED: none, which the caller must ask for */
+	uint64_t max_output;
 	const char *member;		/* name for messages, e.g. data.tar.zst */
 	zd_warn_fn warn;
 	void *warn_ctx;
 };
+
+#define ZD_DEC_UNLIMITED UINT64_MAX
+
+/*
+ * The decoded size cap p sets for a member of csize compressed bytes:
+ * p->max_output, or by default 1 GiB + 1024 x csize (saturating).  Real
+ * packages stay far below (xz and zstd reach 1:1000 only on runs of one
+ * byte); a decompression bomb stops after at most that many bytes.  Every
+ * decoding entry point (zd_decompress, zd_zstd_pdecode) applies it.
+ */
+static inline uint64_t
+zd_dec_max_output(const struct zd_dec_params *p, uint64_t csize)
+{
+	uint64_t cap;
+
+	if (p->max_output != 0)
+		return p->max_output;
+	if (__builtin_mul_overflow(csize, UINT64_C(1024), &cap) ||
+	    __builtin_add_overflow(cap, UINT64_C(1) << 30, &cap))
+		return ZD_DEC_UNLIMITED;
+	return cap;
+}
 
 /* A layout's name on the command line, in JSON and in messages. */
 const char *zd_layout_name(enum zd_zstd_layout l);

@@ -571,16 +571,19 @@ decode_frames(struct dec *d, const struct zd_zseg_frames *fl,
 }
 
 int
-zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *p,
+zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *pp,
                 struct zd_sink *out, struct zd_error *err)
 {
 	struct zd_zstd_frame_info outer;
 	struct zd_zseg_frames fl;
+	struct zd_dec_params q = *pp;
+	const struct zd_dec_params *p = &q;
 	struct dec d;
 	size_t at = 0;
 	uint64_t known = 0;
 	int rc;
 
+	q.max_output = zd_dec_max_output(pp, in->len);
 	memset(&d, 0, sizeof(d));
 	memset(&fl, 0, sizeof(fl));
 	d.in = in;

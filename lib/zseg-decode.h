@@ -14,9 +14,10 @@
 
 /*
  * Decodes a whole zstd member (every frame; skippable frames skipped) into
- * out, in order, on p->threads threads where the layout allows.  Returns 0,
- * or -1 with err set (ZD_E_FORMAT with the member and offset on truncated or
- * corrupt input, ZD_E_CHECKSUM on a hash mismatch, ZD_E_LIMIT on caps).
+ * out, in order, on p->threads threads where the layout allows, at most
+ * zd_dec_max_output(p, in->len) bytes.  Returns 0, or -1 with err set
+ * (ZD_E_FORMAT with the member and offset on truncated or corrupt input,
+ * ZD_E_CHECKSUM on a hash mismatch, ZD_E_LIMIT on caps).
  */
 int zd_zstd_pdecode(const struct zd_region *in, const struct zd_dec_params *p,
                     struct zd_sink *out, struct zd_error *err);

@@ -639,6 +639,7 @@ hash_groups(struct zd_zseg_writer *w, struct zd_zseg_record *rec, size_t n,
 	memset(&dp, 0, sizeof(dp));
 	dp.threads = 1;
 	dp.max_window = UINT64_C(1) << INNER_WLOG_MAX;
+	dp.max_output = ZD_DEC_UNLIMITED;	/* what we just wrote */
 	memset(&g, 0, sizeof(g));
 	g.rec = rec;
 	g.n = n;

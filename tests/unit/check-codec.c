@@ -918,6 +918,45 @@ START_TEST(test_codec_none_max_output)
 }
 END_TEST
 
+/* The library's default cap, 1 GiB + 1024 x the compressed size: every
+ * decoder has it without the caller asking; ZD_DEC_UNLIMITED lifts it. */
+START_TEST(test_codec_default_max_output)
+{
+	/* a frame declaring 3 GiB (8-byte content size, 1 MiB window), one
+	 * raw block of 5 bytes: refused from its header */
+	static const unsigned char frame[] = {
+		0x28, 0xb5, 0x2f, 0xfd, 0xc0, 0x50,
+		0, 0, 0, 0xc0, 0, 0, 0, 0,
+		(5 << 3) | 1, 0, 0, 'h', 'e', 'l', 'l', 'o',
+	};
+	struct zd_dec_params dp = dec_member;
+	struct zd_error err = ZD_ERROR_INIT;
+	struct membuf m = { 0 };
+
+	ck_assert_uint_eq(zd_dec_max_output(&dp, 0), UINT64_C(1) << 30);
+	ck_assert_uint_eq(zd_dec_max_output(&dp, 1000),
+	                  (UINT64_C(1) << 30) + 1024000);
+	ck_assert_uint_eq(zd_dec_max_output(&dp, UINT64_MAX / 1000),
+	                  ZD_DEC_UNLIMITED);
+	dp.max_output = 77;
+	ck_assert_uint_eq(zd_dec_max_output(&dp, 1000), 77);
+	dp.max_output = 0;
+	ck_assert_int_eq(decompress_buf(ZD_COMP_ZSTD, frame, sizeof(frame),
+	                                &dp, &m, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_LIMIT);
+	ck_assert_msg(strstr(err.msg, "exceeds the limit of 1073764352 "
+	                     "bytes") != NULL, "%s", err.msg);
+	ck_assert_uint_eq(m.len, 0);
+	/* lifted: decoded, and then it is short of what it declared */
+	zd_err_clear(&err);
+	dp.max_output = ZD_DEC_UNLIMITED;
+	ck_assert_int_eq(decompress_buf(ZD_COMP_ZSTD, frame, sizeof(frame),
+	                                &dp, &m, &err), -1);
+	ck_assert_int_ne(err.code, ZD_E_LIMIT);
+	free(m.p);
+}
+END_TEST
+
 START_TEST(test_codec_zstd_window_limit)
 {
 	/* From a file: single segment, the window is the content size. */
@@ -990,6 +1029,7 @@ codec_suite(void)
 
 	tcase_add_loop_test(limits, test_codec_max_output, 0, N_SAMPLES);
 	tcase_add_test(limits, test_codec_none_max_output);
+	tcase_add_test(limits, test_codec_default_max_output);
 	tcase_add_test(limits, test_codec_zstd_window_limit);
 
 	return s;

@@ -1095,6 +1095,13 @@ START_TEST(test_zseg_streamed_over_4gib)
 	r.len = size;
 	sink.write = count_zeros;
 	sink.ctx = &got;
+	/* 4 GiB from a few hundred KiB: over the default cap, refused from
+	 * the declared size before anything is written */
+	ck_assert_int_eq(zd_zstd_pdecode(&r, &dp, &sink, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_LIMIT);
+	ck_assert_uint_eq(got, 0);
+	zd_err_clear(&err);
+	dp.max_output = ZD_DEC_UNLIMITED;
 	ck_assert_zd_ok(zd_zstd_pdecode(&r, &dp, &sink, &err), &err);
 	ck_assert_uint_eq(got, total);
 	close(fd);
