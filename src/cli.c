@@ -44,26 +44,26 @@ zd_cli_dec_params(struct zd_dec_params *p, unsigned threads)
 	p->warn = zd_msg_warn_cb;
 }
 
-uint64_t
-zd_cli_default_max_size(uint64_t csize)
+int
+zd_cli_parse_max_size(const char *cmd, const char *s, uint64_t *max)
 {
-	uint64_t cap;
+	struct zd_error err = ZD_ERROR_INIT;
 
-	if (__builtin_mul_overflow(csize, UINT64_C(1024), &cap) ||
-	    __builtin_add_overflow(cap, UINT64_C(1) << 30, &cap))
-		return UINT64_MAX;
-	return cap;
+	if (zd_parse_size(s, 0, UINT64_MAX, "size", max, &err) < 0) {
+		zd_msg_usage(cmd, "%s", err.msg);
+		return -1;
+	}
+	if (*max == 0)
+		*max = ZD_DEC_UNLIMITED;
+	return 0;
 }
 
 void
-zd_cli_dec_limits(struct zd_dec_params *p, const struct zd_cli_read *r,
-                  const struct zd_deb_member *m)
+zd_cli_dec_limits(struct zd_dec_params *p, const struct zd_cli_read *r)
 {
-	p->max_window = r != NULL ? r->max_window : 0;
-	if (r != NULL && r->max_size_set)
-		p->max_output = r->max_size;
-	else
-		p->max_output = zd_cli_default_max_size(m->region.len);
+	p->max_window = r->max_window;
+	/* without --max-size, 0: the library's default cap */
+	p->max_output = r->max_size_set ? r->max_size : 0;
 }
 
 int
@@ -317,11 +317,9 @@ zd_cli_read_args(const char *cmd, const char *usage, int argc, char **argv,
 			}
 			break;
 		case ZD_OPT_MAX_SIZE:
-			if (zd_parse_size(optarg, 0, UINT64_MAX, "size",
-			                  &r->max_size, &err) < 0) {
-				zd_msg_usage(cmd, "%s", err.msg);
+			if (zd_cli_parse_max_size(cmd, optarg,
+			                          &r->max_size) < 0)
 				return -1;
-			}
 			r->max_size_set = true;
 			break;
 		case ZD_OPT_ALLOW_DEVICES:

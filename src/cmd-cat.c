@@ -45,7 +45,7 @@ cat_member(const char *cmd, const char *usage, bool data, int argc,
 		return ZD_EXIT_ERROR;
 	zd_pipe_grow(1);
 	zd_cli_dec_params(&p, r.threads);
-	zd_cli_dec_limits(&p, &r, data ? &deb.data : &deb.control);
+	zd_cli_dec_limits(&p, &r);
 	rc = zd_member_decode(data ? &deb.data : &deb.control, &p, &sink,
 	                      &err);
 	zd_deb_close(&deb);

@@ -32,7 +32,7 @@ cmd_contents(int argc, char **argv)
 	if (zd_cli_open_deb(r.args[0], &deb) < 0)
 		return ZD_EXIT_ERROR;
 	zd_cli_dec_params(&p, r.threads);
-	zd_cli_dec_limits(&p, &r, &deb.data);
+	zd_cli_dec_limits(&p, &r);
 	if (zd_member_stream_start(&s, &deb.data, &p, &err) < 0)
 		goto fail;
 	rc = zd_list_tar(s.read_fd, stdout, zd_cli_tar_locale(), &err);

@@ -62,7 +62,7 @@ extract_member(const struct zd_deb_member *m, const struct zd_cli_read *r,
 	int rc;
 
 	zd_cli_dec_params(&p, r->threads);
-	zd_cli_dec_limits(&p, r, m);
+	zd_cli_dec_limits(&p, r);
 	if (zd_member_stream_start(&s, m, &p, err) < 0)
 		return -1;
 	rc = zd_extract_tar(s.read_fd, dir, eo, err);

@@ -21,10 +21,12 @@ static const char usage_text[] =
 "the given compressor, keeping the tar bytes (and the ar member mtime).\n"
 "Options are those of zdeb build: -Z, -z, -S, -T, --layout,\n"
 "--control-layout, --segment-size, --long, --target; defaults zstd -19\n"
-"indexed.\n";
+"indexed.  --max-size=SIZE caps what each member may decode to (default\n"
+"1 GiB + 1024 x its compressed size; 0: no cap).\n";
 
 static const struct option longopts[] = {
 	ZD_CLI_COMP_LONGOPTS,
+	{ "max-size", required_argument, NULL, ZD_OPT_MAX_SIZE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -51,6 +53,7 @@ cmd_recompress(int argc, char **argv)
 	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, &ccp };
 	struct zd_deb deb = { .fd = -1 };
 	bool tty = zd_msg_stderr_is_tty();
+	uint64_t max_size = 0;
 	int opt, rc = ZD_EXIT_ERROR;
 
 	optind = 1;
@@ -60,6 +63,11 @@ cmd_recompress(int argc, char **argv)
 		if (zd_cli_comp_option(opt, optarg, &raw))
 			continue;
 		switch (opt) {
+		case ZD_OPT_MAX_SIZE:
+			if (zd_cli_parse_max_size("recompress", optarg,
+			                          &max_size) < 0)
+				return ZD_EXIT_ERROR;
+			break;
 		case 'v': zd_verbose++; break;
 		case 'h': fputs(usage_text, stdout); return ZD_EXIT_OK;
 		default:
@@ -76,6 +84,7 @@ cmd_recompress(int argc, char **argv)
 	if (zd_cli_open_deb(argv[optind], &deb) < 0)
 		return ZD_EXIT_ERROR;
 	zd_cli_dec_params(&dp, cp.threads);
+	dp.max_output = max_size;	/* 0: the library's default cap */
 	if (tty)
 		o.progress = show_progress;
 	rc = zd_deb_recompress(&deb, argv[optind + 1], &o, NULL, &err);

@@ -83,11 +83,11 @@ decode_error(const char *path, struct zd_error *err)
 }
 
 static void
-member_params(struct zd_dec_params *p, const struct zd_deb_member *m,
-              const struct zd_cli_read *r, struct verify_state *v)
+member_params(struct zd_dec_params *p, const struct zd_cli_read *r,
+              struct verify_state *v)
 {
 	zd_cli_dec_params(p, r->threads);
-	zd_cli_dec_limits(p, r, m);
+	zd_cli_dec_limits(p, r);
 	p->warn = count_warning;
 	p->warn_ctx = v;
 }
@@ -101,7 +101,7 @@ verify_member(const char *path, const struct zd_deb_member *m,
 	struct zd_sink sink = { collect_write, v };
 	unsigned before = v->warnings;
 
-	member_params(&p, m, r, v);
+	member_params(&p, r, v);
 	v->len = 0;
 	if (zd_member_decode(m, &p, &sink, &err) < 0)
 		return decode_error(path, &err);
@@ -124,7 +124,7 @@ verify_data_md5(const char *path, const struct zd_deb_member *m,
 	unsigned before = v->warnings;
 	int rc;
 
-	member_params(&p, m, r, v);
+	member_params(&p, r, v);
 	if (zd_member_stream_start(&s, m, &p, &err) < 0)
 		return decode_error(path, &err);
 	rc = zd_md5check_tar(s.read_fd, sums, sums_len, count_warning, v,
@@ -180,7 +180,7 @@ own_hash(const char *path, const struct zd_deb_member *m,
 		return ZD_EXIT_ERROR;
 	}
 	XXH64_reset(h.st, 0);
-	member_params(&p, m, r, v);
+	member_params(&p, r, v);
 	if (zd_member_decode(m, &p, &sink, &err) < 0)
 		rc = decode_error(path, &err);
 	*hash = XXH64_digest(h.st);

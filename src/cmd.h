@@ -125,7 +125,8 @@ struct zd_cli_read {
 	unsigned threads;	/* -T, default all cores */
 	bool json;		/* --json (info) */
 	uint64_t max_window;	/* --max-window; 0: the default, 128 MiB */
-	uint64_t max_size;	/* --max-size, if max_size_set; 0: no cap */
+	uint64_t max_size;	/* --max-size, if max_size_set (0 given:
+				 * ZD_DEC_UNLIMITED) */
 	bool max_size_set;
 	bool allow_devices;	/* --allow-devices (extract) */
 	bool dpkg_deb;		/* --dpkg-deb[=PROG] (verify) */
@@ -152,19 +153,15 @@ int zd_cli_read_args(const char *cmd, const char *usage, int argc,
                      char **argv, unsigned allow, int min_args,
                      int max_args, struct zd_cli_read *r);
 
+/* Parses --max-size: a size, 0 for ZD_DEC_UNLIMITED.  Prints the error;
+ * returns -1 on error. */
+int zd_cli_parse_max_size(const char *cmd, const char *s, uint64_t *max);
 /*
- * The decoded size cap when --max-size is not given, for a member of
- * csize compressed bytes: 1 GiB + 1024 x csize (saturating).  Real
- * packages stay far below (xz and zstd reach 1:1000 only on runs of one
- * byte); a decompression bomb is stopped after at most that many bytes.
+ * Sets the decoder caps of p from --max-window and --max-size in r; without
+ * --max-size the library's default cap (zd_dec_max_output), --max-size 0
+ * none.
  */
-uint64_t zd_cli_default_max_size(uint64_t csize);
-/*
- * Sets the decoder caps of p for member m: --max-window and --max-size
- * from r (NULL: none given, as in dpkg-deb mode), else the defaults.
- */
-void zd_cli_dec_limits(struct zd_dec_params *p, const struct zd_cli_read *r,
-                       const struct zd_deb_member *m);
+void zd_cli_dec_limits(struct zd_dec_params *p, const struct zd_cli_read *r);
 
 /*
  * "zdeb verify --dpkg-deb path" with threads decoding (0: all cores):

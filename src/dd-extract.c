@@ -128,7 +128,7 @@ dd_extract_member(const char *path, const struct zd_deb_member *m,
 	if (list)
 		eo.on_entry = zd_cli_print_tar_name;
 	zd_cli_dec_params(&p, dd_decode_threads());
-	zd_cli_dec_limits(&p, NULL, m);
+	p.max_output = dd_opts.max_decoded;
 	p.member = m->name;
 	if (zd_member_stream_start(&s, m, &p, &err) < 0)
 		goto fail;
@@ -215,7 +215,7 @@ passthrough(char **argv, bool data)
 		return rc;
 	m = data ? &deb.data : &deb.control;
 	zd_cli_dec_params(&p, dd_pipe_threads(zd_pipe_grow(1) > 0, m));
-	zd_cli_dec_limits(&p, NULL, m);
+	p.max_output = dd_opts.max_decoded;
 	rc = zd_member_decode(m, &p, &sink, &err);
 	zd_deb_close(&deb);
 	if (rc < 0) {
@@ -253,7 +253,7 @@ dd_do_contents(char **argv)
 	if (rc != 0)
 		return rc;
 	zd_cli_dec_params(&p, dd_decode_threads());
-	zd_cli_dec_limits(&p, NULL, &deb.data);
+	p.max_output = dd_opts.max_decoded;
 	p.member = deb.data.name;
 	if (zd_member_stream_start(&s, &deb.data, &p, &err) < 0)
 		goto fail;

@@ -27,6 +27,7 @@
 
 #include "lib/codec.h"
 #include "lib/dpkg-pkginfo.h"
+#include "lib/numparse.h"
 #include "src/cmd.h"
 #include "src/dd.h"
 #include "src/msg.h"
@@ -507,6 +508,22 @@ check_comp_params(void)
 	return 0;
 }
 
+/* ZDEB_MAX_DECODED: a size with K, M, G... suffixes; 0 is no cap. */
+static int
+parse_max_decoded(const char *s, uint64_t *cap)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+
+	if (zd_parse_size(s, 0, UINT64_MAX, "ZDEB_MAX_DECODED", cap,
+	                  &err) < 0) {
+		dd_fail("%s", err.msg);
+		return -1;
+	}
+	if (*cap == 0)
+		*cap = ZD_DEC_UNLIMITED;
+	return 0;
+}
+
 int
 cmd_dpkg_deb(int argc, char **argv)
 {
@@ -528,6 +545,11 @@ cmd_dpkg_deb(int argc, char **argv)
 	env = getenv("DPKG_DEB_THREADS_MAX");
 	if (env != NULL && *env != '\0')
 		dd_opts.threads_max = parse_env_long(env);
+	dd_opts.max_decoded = ZD_DEC_UNLIMITED;
+	env = getenv("ZDEB_MAX_DECODED");
+	if (env != NULL && *env != '\0' &&
+	    parse_max_decoded(env, &dd_opts.max_decoded) < 0)
+		return ZD_EXIT_ERROR;
 	env = getenv("DPKG_DEB_COMPRESSOR_TYPE");
 	if (env != NULL && *env != '\0' &&
 	    parse_comp_type(env, &dd_opts.comp_type) < 0)

@@ -10,6 +10,7 @@
 #define ZDEB_DD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "lib/deb.h"
 
@@ -26,6 +27,9 @@ struct dd_opts {
 	int level;			/* -1: the compressor's default */
 	int strategy;			/* enum zd_strategy */
 	long threads_max;		/* -1: all cores */
+	/* decoded size cap from ZDEB_MAX_DECODED; ZD_DEC_UNLIMITED when
+	 * unset or 0: stock dpkg-deb has none, so neither does zdeb here */
+	uint64_t max_decoded;
 	const char *action;		/* long name of the action */
 	/* The command line as given, for delegation. */
 	int argc;

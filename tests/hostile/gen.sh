@@ -217,27 +217,30 @@ if "decoders" in groups:
     frame = (struct.pack("<I", 0xFD2FB528) + bytes([0x00, 21 << 3]) +
              struct.pack("<I", (len(small) << 3) | 1)[:3] + small)
     save("window-2g", deb("data.tar.zst", frame))
-    # 1 GiB of zeros in one member: a few tens of KiB compressed.
-    hdr = tar([("reg", "./zeros", b"", 0o644)])[:512]
-    info = tarfile.TarInfo("./zeros")
-    info.size = 1 << 30
-    info.mtime = MTIME
-    hdr = info.tobuf(tarfile.GNU_FORMAT)
-    p = subprocess.Popen(["zstd", "-q", "-1", "-c"], stdin=subprocess.PIPE,
-                         stdout=subprocess.PIPE)
-    import threading
-    res = []
-    th = threading.Thread(target=lambda: res.append(p.stdout.read()))
-    th.start()
-    p.stdin.write(hdr)
-    zero = bytes(1 << 20)
-    for _ in range(1024):
-        p.stdin.write(zero)
-    p.stdin.write(bytes(1024))
-    p.stdin.close()
-    th.join()
-    p.wait()
-    save("bomb", deb("data.tar.zst", res[0]))
+    # 1 GiB of zeros in one member: a few tens of KiB compressed, under
+    # the default cap; 2 GiB (67 KiB compressed) over it.  From a pipe, as
+    # zstd -T4 made the review's: no content size in the frame header.
+    def zeros_member(mib):
+        info = tarfile.TarInfo("./zeros")
+        info.size = mib << 20
+        info.mtime = MTIME
+        p = subprocess.Popen(["zstd", "-q", "-1", "-c"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        import threading
+        res = []
+        th = threading.Thread(target=lambda: res.append(p.stdout.read()))
+        th.start()
+        p.stdin.write(info.tobuf(tarfile.GNU_FORMAT))
+        zero = bytes(1 << 20)
+        for _ in range(mib):
+            p.stdin.write(zero)
+        p.stdin.write(bytes(1024))
+        p.stdin.close()
+        th.join()
+        p.wait()
+        return res[0]
+    save("bomb", deb("data.tar.zst", zeros_member(1024)))
+    save("bomb-2g", deb("data.tar.zst", zeros_member(2048)))
 
 # --- index: a damaged zdeb index, corrupted segments ---------------------
 

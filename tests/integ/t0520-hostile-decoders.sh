@@ -66,6 +66,24 @@ ok "a 1 GiB zstd bomb stops at --max-size 64M"
 hostile 0 "" '"$ZDEB" contents "$H/bomb.deb"'
 grep -q ' 1073741824 ' "$T/stdout" || fail "bomb: default cap refused it"
 ok "the default cap (1 GiB + 1024 x compressed) lets it through"
+
+# 2 GiB from 67 KiB: over the default cap, which is the library's, so
+# every native command has it, recompress included (it decoded all of it
+# with exit 0); --max-size lowers it there too, 0 lifts it.
+m="decoded data of 'data.tar.zst' exceeds the limit of"
+hostile 2 "$m" '"$ZDEB" recompress -z1 "$H/bomb-2g.deb" "$W/re.deb"'
+hostile 2 "$m" '"$ZDEB" cat-data "$H/bomb-2g.deb" >/dev/null'
+hostile 2 "$m" '"$ZDEB" extract "$H/bomb-2g.deb" "$W/out"'
+[ ! -e "$W/out/zeros" ] || fail "bomb-2g: partial ./zeros left"
+hostile 2 "$m" '"$ZDEB" verify "$H/bomb-2g.deb"'
+hostile 2 "$m" '"$ZDEB" contents "$H/bomb-2g.deb" >/dev/null'
+ok "a 2 GiB bomb: refused by recompress, cat-data, extract, verify, contents"
+hostile 2 "exceeds the limit of 67108864 bytes" \
+	'"$ZDEB" recompress -z1 --max-size 64M "$H/bomb.deb" "$W/re.deb"'
+hostile 0 "" '"$ZDEB" cat-data --max-size 0 "$H/bomb-2g.deb" | wc -c'
+[ "$(cat "$T/stdout")" -eq $(((2 << 30) + 1536)) ] ||
+	fail "--max-size 0: $(cat "$T/stdout") bytes"
+ok "recompress --max-size 64M refuses the 1 GiB bomb; --max-size 0 lifts the cap"
 hostile 2 "is not a size" '"$ZDEB" cat-data --max-size lots "$H/bomb.deb"'
 hostile 2 "out of range" '"$ZDEB" extract --max-window 1 "$H/bomb.deb" "$W/out"'
 ok "bad --max-size / --max-window values are usage errors"

@@ -251,6 +251,7 @@ START_TEST(test_cli_read_args)
 		(char *)"--max-size=0", (char *)"a.deb", (char *)"-v", NULL,
 	};
 	struct zd_cli_read r;
+	struct zd_dec_params dp;
 
 	clear_env();
 	ck_assert_int_eq(zd_cli_read_args("info", "usage\n", 7, argv,
@@ -258,7 +259,14 @@ START_TEST(test_cli_read_args)
 	ck_assert_uint_eq(r.threads, 2);
 	ck_assert(r.json);
 	ck_assert(r.max_size_set);
-	ck_assert_uint_eq(r.max_size, 0);
+	/* --max-size=0 lifts the cap: the library's explicit opt-out, since
+	 * its 0 is the default cap */
+	ck_assert(r.max_size == ZD_DEC_UNLIMITED);
+	zd_cli_dec_limits(&dp, &r);
+	ck_assert(dp.max_output == ZD_DEC_UNLIMITED);
+	r.max_size_set = false;
+	zd_cli_dec_limits(&dp, &r);
+	ck_assert_uint_eq(dp.max_output, 0);
 	/* Options stop at the first operand, as in POSIX. */
 	ck_assert_int_eq(r.nargs, 2);
 	ck_assert_str_eq(r.args[0], "a.deb");
