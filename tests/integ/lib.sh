@@ -148,3 +148,38 @@ make_mib_tree() {
 	echo c >"$1/usr/share/p/c.txt"
 	head -c 200000 /dev/zero >"$1/usr/share/p/d.txt"
 }
+
+# zeros_deb OUT MIB - a valid .deb whose data.tar.zst (one zstd frame, no
+# content size: made from a pipe) holds ./zeros of MIB MiB; control.tar,
+# data.tar.zst and debian-binary are left in $T.
+zeros_deb() {
+	python3 - "$T" "$2" <<'PY'
+import io, os, subprocess, sys, tarfile
+d, mib = sys.argv[1], int(sys.argv[2])
+def tar(members):
+    b = io.BytesIO()
+    t = tarfile.open(fileobj=b, mode="w", format=tarfile.GNU_FORMAT)
+    for i, data in members:
+        t.addfile(i, io.BytesIO(data) if data else None)
+    t.close()
+    return b.getvalue()
+ctl = b"Package: zeros\nVersion: 1\nArchitecture: all\n" \
+      b"Maintainer: zdeb tests <tests@example.org>\nDescription: zeros\n"
+i = tarfile.TarInfo("./control"); i.size = len(ctl); i.mtime = 1700000000
+open(os.path.join(d, "control.tar"), "wb").write(tar([(i, ctl)]))
+i = tarfile.TarInfo("./zeros"); i.size = mib << 20; i.mtime = 1700000000
+i.uname = i.gname = "root"
+with open(os.path.join(d, "data.tar.zst"), "wb") as out:
+    p = subprocess.Popen(["zstd", "-q", "-1", "-c"], stdin=subprocess.PIPE,
+                         stdout=out)
+    p.stdin.write(i.tobuf(tarfile.GNU_FORMAT))
+    z = bytes(1 << 20)
+    for _ in range(mib):
+        p.stdin.write(z)
+    p.stdin.write(bytes(1024))
+    p.stdin.close()
+    p.wait()
+open(os.path.join(d, "debian-binary"), "w").write("2.0\n")
+PY
+	(cd "$T" && rm -f "$1" && ar rc "$1" debian-binary control.tar data.tar.zst)
+}
