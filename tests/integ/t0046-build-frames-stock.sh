@@ -82,12 +82,12 @@ offsets "$T/mib.tar" | grep -qx './usr/share/p/a.txt 2048 1048576' ||
 	fail "a.txt does not end at 1 MiB: $(offsets "$T/mib.tar")"
 "$ZDEB" info --json "$T/mib.deb" | grep -q '"data.tar.zst".*"layout": "frames", "segments": 2' ||
 	fail "not 2 frames: $("$ZDEB" info --json "$T/mib.deb")"
+stock_checks "$T/mib.deb" "$P" "a.txt ending at 1 MiB"
+[ $stock_failed -eq 1 ] || fail "a.txt ending at 1 MiB: stock dpkg installed it?"
 grep -q 'stock dpkg reads only the first one, so it fails to install' \
 	"$T/build.err" || fail "no warning: $(cat "$T/build.err")"
 [ "$(grep -c warning "$T/build.err")" -eq 1 ] ||
 	fail "one warning expected (data only): $(cat "$T/build.err")"
-stock_checks "$T/mib.deb" "$P" "a.txt ending at 1 MiB"
-[ $stock_failed -eq 1 ] || fail "a.txt ending at 1 MiB: stock dpkg installed it?"
 ok "a file ending at 1 MiB, frames of 1M: stock dpkg, dpkg-deb -x and tar fail, nothing partial"
 
 # 2. control.tar with md5sums ending at 4 KiB (a member header there):
