@@ -599,7 +599,7 @@ add_dirfix(struct xctx *x, struct archive_entry *e, const char *norm,
 	if (x->nfix == x->capfix) {
 		size_t cap = x->capfix ? 2 * x->capfix : 64;
 
-		f = realloc(x->fix, cap * sizeof(*f));
+		f = reallocarray(x->fix, cap, sizeof(*f));
 		if (f == NULL)
 			return zd_err(err, ZD_E_NOMEM, "out of memory");
 		x->fix = f;
