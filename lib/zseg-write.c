@@ -27,14 +27,13 @@
 #include "lib/endian.h"
 #include "lib/fdio.h"
 #include "lib/sched.h"
-#include "lib/tar-cut.h"
+#include "lib/zseg-cut.h"
 #include "lib/zseg-decode.h"
 #include "lib/zseg-index.h"
 #include "lib/zseg-write.h"
 #include "lib/zstd-frame.h"
 
 enum {
-	RUN = 17,		/* identical bytes needed before a cut */
 	TAIL_KEEP = 9,		/* bytes the reset pair regenerates */
 	INNER_WLOG_MAX = 27,	/* dpkg and zstd refuse more by default */
 	PZSTD_WLOG_MAX = 23,	/* pzstd's own limit */
@@ -56,7 +55,7 @@ struct seg_slot {
 	uint64_t inner_window;	/* indexed: the inner frame's */
 };
 
-/* Bytes of the segment being gathered, or of the one after a candidate. */
+/* Bytes of the segment being gathered, or of the one after a cut. */
 struct gather {
 	unsigned char *buf;
 	size_t len, cap;
@@ -69,7 +68,7 @@ struct zd_zseg_writer {
 	bool size_known;
 	uint64_t in_size;	/* if size_known */
 	size_t hdr_room;	/* bytes left for the header at base */
-	uint64_t target, tail;	/* a cut leaves >= tail bytes after it */
+	uint64_t target;	/* segment size the cuts aim at */
 	unsigned wlog;		/* ZSTD_c_windowLog to set, 0: default */
 
 	struct zd_sched *sched;
@@ -80,14 +79,11 @@ struct zd_zseg_writer {
 	bool failed;
 
 	/* the calling thread: cutting */
+	struct zd_zseg_cut *cut;
 	uint64_t pos;		/* input bytes so far */
 	uint64_t seg_start;	/* of the segment in fill */
-	struct gather fill;	/* [seg_start, seg_start + fill.len) */
-	bool have_cand;		/* a cut candidate at seg_start + fill.len */
-	struct gather next;	/* the bytes after it, until tail of them */
-	struct zd_tar_cut tarcut;	/* frames, pzstd: what scan() saw */
-	uint64_t run;		/* identical bytes ending at the last one */
-	unsigned char prev;
+	struct gather fill;	/* [seg_start, pos) */
+	struct gather rest;	/* spare: the bytes after a cut */
 	uint64_t submitted;
 
 	XXH64_state_t *total;	/* all input, in order, as it comes */
@@ -129,7 +125,7 @@ eff_level(const struct zd_comp_params *p)
 
 /*
  * The target is pzstd's frame size (4 windows).  Cuts land at or before
- * it wherever the input allows (see scan()), so there are at least as
+ * it wherever the input allows (zseg-cut.h), so there are at least as
  * many segments as pzstd has frames (but for a pzstd last frame under
  * target/16); see SEGMENT SIZE in zdeb(1).  Small inputs get one segment.
  */
@@ -185,7 +181,7 @@ get_cctx(struct zd_zseg_writer *w, unsigned worker, struct zd_error *err)
 	}
 	if (set_param(c, ZSTD_c_compressionLevel, eff_level(&w->p), err) < 0 ||
 	    set_param(c, ZSTD_c_checksumFlag, frames, err) < 0 ||
-	    /* pzstd writes no content size */
+	    /* pzstd writes no content size: same bytes as pzstd -p1 */
 	    set_param(c, ZSTD_c_contentSizeFlag,
 	              w->p.layout != ZD_LAYOUT_PZSTD, err) < 0 ||
 	    (w->p.zstd_long &&
@@ -282,15 +278,13 @@ w_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	if (c == NULL)
 		return -1;
 	if (w->p.layout == ZD_LAYOUT_INDEXED && !s->last) {
-		assert(len >= RUN);
+		assert(len >= ZD_ZSEG_CUT_RUN);
 		inner = len - TAIL_KEEP;
 	}
 	if (grow(&s->out, &s->out_cap, ZSTD_compressBound(inner) +
 	         PZSTD_HDR + ZD_ZSEG_RESET_SIZE, false, err) < 0)
 		return -1;
-	/* pzstd: not before the first frame, which stock dpkg would read
-	 * as the whole, empty, member (see zseg-write.h) */
-	if (w->p.layout == ZD_LAYOUT_PZSTD && s->start > 0) {
+	if (w->p.layout == ZD_LAYOUT_PZSTD) {
 		rc = ZSTD_compress2(c, s->out + PZSTD_HDR,
 		                    s->out_cap - PZSTD_HDR, s->in, inner);
 		if (ZSTD_isError(rc))
@@ -367,126 +361,6 @@ gather_add(struct gather *g, const unsigned char *buf, size_t len,
 	return 0;
 }
 
-/* Indexed: the input offsets between which a cut is looked for back from
- * the second, [seg_start + max(target/2, RUN), seg_start + max(target,
- * RUN)]. */
-static uint64_t
-cut_lo(const struct zd_zseg_writer *w)
-{
-	return w->seg_start + (w->target / 2 > RUN ? w->target / 2 : RUN);
-}
-
-static uint64_t
-cut_hi(const struct zd_zseg_writer *w)
-{
-	return w->seg_start + (w->target > RUN ? w->target : RUN);
-}
-
-/*
- * Scans len bytes that start at input offset x0 of the segment in fill.
- * Returns how many of them belong before the cut, with *found set and *at
- * its input offset if it is there.  Indexed: bytes up to cut_hi() are
- * only counted (look_back() decides there); after it, the cut is the
- * first p with the RUN bytes before p identical.  Frames and pzstd: the
- * first place at or after seg_start + target where a reader that stops
- * at the end of the frame fails (tar-cut.h), since stock dpkg does stop
- * at the end of the first.
- */
-static size_t
-scan(struct zd_zseg_writer *w, const unsigned char *buf, size_t len,
-     uint64_t x0, bool *found, uint64_t *at)
-{
-	uint64_t hi = cut_hi(w);
-
-	*found = false;
-	if (w->p.layout != ZD_LAYOUT_INDEXED) {
-		size_t n;
-
-		assert(x0 == w->tarcut.pos);
-		n = zd_tar_cut_feed(&w->tarcut, buf, len,
-		                    w->seg_start + w->target, found);
-		*at = x0 + n;
-		return n;
-	}
-	if (x0 < hi)
-		return hi - x0 < len ? (size_t)(hi - x0) : len;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = buf[i];
-
-		w->run = (w->run > 0 && c == w->prev) ? w->run + 1 : 1;
-		w->prev = c;
-		if (w->run >= RUN) {
-			*found = true;
-			*at = x0 + i + 1;
-			return i + 1;
-		}
-	}
-	return len;
-}
-
-/*
- * Indexed, once fill reaches cut_hi(): the last p in [cut_lo(), cut_hi()]
- * with the RUN bytes before p identical, searched backwards (in a tar,
- * the padding before the last member header is usually close).  So
- * segments stay at or under the target wherever the input allows, as
- * pzstd's frames are exactly the target.  Without one, primes scan() for
- * the first one after.
- */
-static bool
-look_back(struct zd_zseg_writer *w, uint64_t *at)
-{
-	const unsigned char *b = w->fill.buf;
-	size_t hi = (size_t)(cut_hi(w) - w->seg_start);
-	size_t lo = (size_t)(cut_lo(w) - w->seg_start);
-	size_t e = hi, run = 0, r = 1;
-
-	for (size_t q = hi; q-- > lo - RUN;) {
-		if (run > 0 && b[q] == b[q + 1]) {
-			run++;
-		} else {
-			run = 1;
-			e = q + 1;
-		}
-		if (run >= RUN) {
-			if (e < lo)
-				break;
-			*at = w->seg_start + e;
-			return true;
-		}
-	}
-	while (r < RUN && b[hi - 1 - r] == b[hi - 1])
-		r++;
-	w->run = r;
-	w->prev = b[hi - 1];
-	return false;
-}
-
-/* fill holds [seg_start, seg_start + scanned) scanned: at the indexed
- * decision point, look back.  scan() stops there once per segment (it
- * returns at least one byte after it), so this looks back once. */
-static bool
-decide(struct zd_zseg_writer *w, uint64_t scanned, bool found, uint64_t *at)
-{
-	if (found || w->p.layout != ZD_LAYOUT_INDEXED ||
-	    w->seg_start + scanned != cut_hi(w))
-		return found;
-	return look_back(w, at);
-}
-
-/* fill holds a cut at input offset at: the bytes after it go to next,
- * which is empty (the scan runs only while there is no candidate). */
-static int
-split(struct zd_zseg_writer *w, uint64_t at, struct zd_error *err)
-{
-	size_t k = (size_t)(at - w->seg_start);
-
-	if (gather_add(&w->next, w->fill.buf + k, w->fill.len - k, err) < 0)
-		return -1;
-	w->fill.len = k;
-	w->have_cand = true;
-	return 0;
-}
-
 /* Queues fill, [seg_start, seg_start + fill.len), as a segment; fill is
  * then empty. */
 static int
@@ -512,34 +386,29 @@ submit(struct zd_zseg_writer *w, bool last, struct zd_error *err)
 	w->fill.cap = c;
 	w->fill.len = 0;
 	w->seg_start += n;
-	w->run = 0;
 	w->submitted++;
 	return zd_sched_submit(w->sched, err);
 }
 
-/* The candidate has tail bytes after it: cut there; next becomes the
- * start of the next segment, which is scanned again. */
+/* A cut at input offset at, inside fill: the bytes before it are queued
+ * as a segment, the bytes after it start the next one. */
 static int
-cut(struct zd_zseg_writer *w, struct zd_error *err)
+cut_at(struct zd_zseg_writer *w, uint64_t at, struct zd_error *err)
 {
+	size_t k = (size_t)(at - w->seg_start);
 	struct gather t;
-	uint64_t at = 0;
-	bool found = false;
-	size_t done = 0;
 
+	assert(at >= w->seg_start && k <= w->fill.len);
+	w->rest.len = 0;
+	if (gather_add(&w->rest, w->fill.buf + k, w->fill.len - k, err) < 0)
+		return -1;
+	w->fill.len = k;
 	if (submit(w, false, err) < 0)
 		return -1;
-	w->have_cand = false;
 	t = w->fill;		/* empty, the slot's old buffer */
-	w->fill = w->next;
-	w->next = t;
-	while (!found && done < w->fill.len) {
-		done += scan(w, w->fill.buf + done, w->fill.len - done,
-		             w->seg_start + done, &found, &at);
-		found = decide(w, done, found, &at);
-	}
-	/* when more than tail bytes came after the cut: move the rest back */
-	return found ? split(w, at, err) : 0;
+	w->fill = w->rest;
+	w->rest = t;
+	return 0;
 }
 
 int
@@ -555,31 +424,17 @@ zd_zseg_writer_write(void *ctx, const void *data, size_t len,
 	if (w->p.layout == ZD_LAYOUT_INDEXED)
 		XXH64_update(w->total, buf, len);
 	while (len > 0) {
+		uint64_t at;
 		size_t n;
-		bool found = false;
+		bool got = zd_zseg_cut_feed(w->cut, buf, len, &n, &at);
 
-		if (!w->have_cand) {
-			uint64_t at;
-
-			n = scan(w, buf, len, w->seg_start + w->fill.len,
-			         &found, &at);
-			if (gather_add(&w->fill, buf, n, err) < 0)
-				goto fail;
-			found = decide(w, w->fill.len, found, &at);
-			if (found && split(w, at, err) < 0)
-				goto fail;
-		} else {
-			n = w->tail - w->next.len < len ?
-			    (size_t)(w->tail - w->next.len) : len;
-			if (gather_add(&w->next, buf, n, err) < 0)
-				goto fail;
-		}
+		if (gather_add(&w->fill, buf, n, err) < 0)
+			goto fail;
 		buf += n;
 		len -= n;
 		w->pos += n;
-		while (w->have_cand && w->next.len >= w->tail)
-			if (cut(w, err) < 0)
-				goto fail;
+		if (got && cut_at(w, at, err) < 0)
+			goto fail;
 	}
 	return 0;
 fail:
@@ -639,7 +494,6 @@ hash_groups(struct zd_zseg_writer *w, struct zd_zseg_record *rec, size_t n,
 	memset(&dp, 0, sizeof(dp));
 	dp.threads = 1;
 	dp.max_window = UINT64_C(1) << INNER_WLOG_MAX;
-	dp.max_output = ZD_DEC_UNLIMITED;	/* what we just wrote */
 	memset(&g, 0, sizeof(g));
 	g.rec = rec;
 	g.n = n;
@@ -801,13 +655,9 @@ zd_zseg_writer_finish(struct zd_zseg_writer *w, uint64_t *start,
 	if (w->size_known && w->pos != w->in_size)
 		return zd_err(err, ZD_E_INTERNAL, "got %ju bytes of %ju",
 		              (uintmax_t)w->pos, (uintmax_t)w->in_size);
-	if (w->have_cand) {
-		/* fewer than tail bytes after the candidate: no cut */
-		if (gather_add(&w->fill, w->next.buf, w->next.len, err) < 0)
+	for (uint64_t at; zd_zseg_cut_end(w->cut, &at);)
+		if (cut_at(w, at, err) < 0)
 			goto fail;
-		w->next.len = 0;
-		w->have_cand = false;
-	}
 	if ((w->fill.len > 0 || w->submitted == 0) &&
 	    submit(w, true, err) < 0)
 		goto fail;
@@ -839,12 +689,6 @@ fail:
 	return -1;
 }
 
-uint64_t
-zd_zseg_writer_frames(const struct zd_zseg_writer *w)
-{
-	return w->p.layout == ZD_LAYOUT_INDEXED ? 1 : w->submitted;
-}
-
 /* the writer submits its jobs: no produce callback */
 static const struct zd_sched_ops writer_ops = {
 	NULL, w_run, w_consume, false,
@@ -870,7 +714,8 @@ zd_zseg_writer_free(struct zd_zseg_writer *w)
 	free(w->slots);
 	free(w->cctx);
 	free(w->fill.buf);
-	free(w->next.buf);
+	free(w->rest.buf);
+	zd_zseg_cut_free(w->cut);
 	free(w->segs);
 	if (w->total != NULL)
 		XXH64_freeState(w->total);
@@ -924,6 +769,7 @@ zd_zseg_writer_new(const struct zd_comp_params *p, int out_fd,
                    int64_t in_size, struct zd_error *err)
 {
 	struct zd_zseg_writer *w;
+	struct zd_zseg_cut_params cp;
 	unsigned threads = p->threads > 0 ? p->threads : 1;
 
 	if (p->layout != ZD_LAYOUT_INDEXED && p->layout != ZD_LAYOUT_FRAMES &&
@@ -945,10 +791,14 @@ zd_zseg_writer_new(const struct zd_comp_params *p, int out_fd,
 	                                 UINT64_MAX);
 	if (w->target == 0)
 		w->target = 1;
-	zd_tar_cut_init(&w->tarcut);
-	w->tail = w->p.layout == ZD_LAYOUT_PZSTD ? 1 : w->target / 16;
-	if (w->tail == 0)
-		w->tail = 1;
+	cp.layout = p->layout;
+	cp.target = w->target;
+	cp.tail = p->layout == ZD_LAYOUT_PZSTD ? 1 : w->target / 16;
+	if (cp.tail == 0)
+		cp.tail = 1;
+	w->cut = zd_zseg_cut_new(&cp, err);
+	if (w->cut == NULL)
+		goto fail;
 	set_window(w);
 	/* more workers than segments would only cost memory */
 	if (w->size_known && threads > w->in_size / w->target + 1)

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zseg-cut.h - where the segmented zstd writers cut their input: the cut
+ * policy, on the input bytes alone (no compression library)
+ *
+ * The input is fed in order, in pieces of any size; cut offsets come out
+ * in order as they become final.  They depend only on the bytes and the
+ * parameters, never on how the input was split into pieces, so the same
+ * input always gives the same segments.
+ */
+#ifndef ZDEB_ZSEG_CUT_H
+#define ZDEB_ZSEG_CUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/error.h"
+#include "lib/params.h"
+
+#define ZD_ZSEG_CUT_RUN	17	/* identical bytes before an indexed cut */
+
+/*
+ * layout: INDEXED cuts only where the ZD_ZSEG_CUT_RUN bytes before the cut
+ * are identical (zdeb-format(5)): the last such place between target/2
+ * and target bytes after the segment's start, else the first one after.
+ * FRAMES and PZSTD cut every target bytes.  Either way a cut needs at
+ * least tail bytes after it (else the rest stays with the last segment):
+ * 1 <= tail <= target.
+ */
+struct zd_zseg_cut_params {
+	enum zd_zstd_layout layout;	/* INDEXED, FRAMES or PZSTD */
+	uint64_t target;		/* >= 1 */
+	uint64_t tail;
+};
+
+struct zd_zseg_cut;
+
+/* Returns NULL with err set (ZD_E_NOMEM, ZD_E_INTERNAL for bad
+ * parameters). */
+struct zd_zseg_cut *zd_zseg_cut_new(const struct zd_zseg_cut_params *p,
+                                    struct zd_error *err);
+void zd_zseg_cut_free(struct zd_zseg_cut *c);
+
+/*
+ * Scans the input's next bytes, buf[0, len).  Returns true when a cut
+ * became final: *used of the bytes were scanned (the last of them made it
+ * final) and *cut is its input offset, at most the bytes scanned so far;
+ * call again with the rest.  Returns false when all len bytes were
+ * scanned (*used = len) and no cut became final.
+ */
+bool zd_zseg_cut_feed(struct zd_zseg_cut *c, const void *buf, size_t len,
+                      size_t *used, uint64_t *cut);
+
+/* The end of the input: true with the next final cut, until false. */
+bool zd_zseg_cut_end(struct zd_zseg_cut *c, uint64_t *cut);
+
+#endif

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check-zseg-cut.c - the cut policy alone: where cuts land, the tail rule,
+ * independence from how the input is fed, parameter checks
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/zseg-cut.h"
+#include "tests/unit/testutil.h"
+
+#define KIB ((uint64_t)1 << 10)
+#define MAX_CUTS 100000
+
+struct cuts {
+	uint64_t at[MAX_CUTS];
+	size_t n;
+};
+
+/* Feeds buf[0, len) in pieces of `piece` bytes (0: all at once) and
+ * collects the cuts, checking that each lies within the bytes fed. */
+static void
+run_cuts(const struct zd_zseg_cut_params *p, const unsigned char *buf,
+         size_t len, size_t piece, struct cuts *out)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_zseg_cut *c = zd_zseg_cut_new(p, &err);
+	size_t off = 0;
+	uint64_t at;
+
+	ck_assert_msg(c != NULL, "%s", err.msg);
+	out->n = 0;
+	while (off < len) {
+		size_t n = piece == 0 || piece > len - off ? len - off : piece;
+		size_t used;
+
+		while (n > 0) {
+			bool got = zd_zseg_cut_feed(c, buf + off, n, &used, &at);
+
+			ck_assert_uint_le(used, n);
+			off += used;
+			n -= used;
+			if (!got) {
+				ck_assert_uint_eq(n, 0);
+				break;
+			}
+			ck_assert_uint_le(at, off);
+			ck_assert(out->n == 0 || at > out->at[out->n - 1]);
+			ck_assert_uint_lt(out->n, MAX_CUTS);
+			out->at[out->n++] = at;
+		}
+	}
+	while (zd_zseg_cut_end(c, &at)) {
+		ck_assert_uint_lt(out->n, MAX_CUTS);
+		out->at[out->n++] = at;
+	}
+	zd_zseg_cut_free(c);
+}
+
+/* Random bytes (no run of 17 identical ones, but by a chance too small
+ * to matter at this seed) with runs of 20 zero bytes at these KiB. */
+static unsigned char *
+random_with_runs(size_t len)
+{
+	static const size_t runs_at[] = { 10, 40, 60, 70, 100, 124, 140, 300 };
+	unsigned char *b = malloc(len);
+
+	ck_assert_ptr_nonnull(b);
+	zd_test_fill_random(b, len, 12345);
+	for (size_t i = 0; i < sizeof(runs_at) / sizeof(runs_at[0]); i++)
+		if (runs_at[i] * KIB + 20 <= len)
+			memset(b + runs_at[i] * KIB, 0, 20);
+	return b;
+}
+
+static void
+expect(const struct cuts *got, const uint64_t *want, size_t nwant)
+{
+	ck_assert_uint_eq(got->n, nwant);
+	for (size_t i = 0; i < nwant; i++)
+		ck_assert_msg(got->at[i] == want[i], "cut %zu at %ju, want %ju",
+		              i, (uintmax_t)got->at[i], (uintmax_t)want[i]);
+}
+
+/*
+ * Indexed, 64 KiB target: the last place in [target/2, target] of the
+ * segment's start after 17 identical bytes, else the first one after the
+ * target; a tail under target/16 stays with the last segment.
+ */
+START_TEST(test_zseg_cut_indexed)
+{
+	/* 60K+20: the last place at or before 64K (40K+17 ... 60K+20);
+	 * 124K+20: the last before 60K+20 + 64K; then none in [156K+20,
+	 * 188K+20], so the first after: 300K+17, inside the run */
+	static const uint64_t want[] = {
+		60 * KIB + 20, 124 * KIB + 20, 300 * KIB + 17,
+	};
+	const struct zd_zseg_cut_params p = {
+		ZD_LAYOUT_INDEXED, 64 * KIB, 4 * KIB,
+	};
+	unsigned char *b = random_with_runs(320 * KIB);
+	struct cuts *got = malloc(sizeof(*got));
+
+	ck_assert_ptr_nonnull(got);
+	run_cuts(&p, b, 320 * KIB, 0, got);
+	expect(got, want, 3);
+	/* 3 KiB after the last place: under 64K/16, no cut there */
+	run_cuts(&p, b, 303 * KIB + 17, 0, got);
+	expect(got, want, 2);
+	/* exactly 4 KiB after it: cut */
+	run_cuts(&p, b, 304 * KIB + 17, 0, got);
+	expect(got, want, 3);
+	free(got);
+	free(b);
+}
+END_TEST
+
+/* Every 17 identical bytes, with the smallest target: cuts 17 bytes apart
+ * in a run of zeros, none in the random bytes around it. */
+START_TEST(test_zseg_cut_tiny_target)
+{
+	const struct zd_zseg_cut_params p = { ZD_LAYOUT_INDEXED, 1, 1 };
+	unsigned char b[1000];
+	struct cuts *got = malloc(sizeof(*got));
+
+	ck_assert_ptr_nonnull(got);
+	zd_test_fill_random(b, sizeof(b), 7);
+	memset(b + 300, 0, 100);
+	run_cuts(&p, b, sizeof(b), 0, got);
+	/* the first place after 17 bytes: 317; then every 17 bytes */
+	ck_assert_uint_eq(got->n, 5);
+	for (size_t i = 0; i < got->n; i++)
+		ck_assert_uint_eq(got->at[i], 317 + 17 * i);
+	free(got);
+}
+END_TEST
+
+/* Frames and pzstd: every target bytes, with the tail rule. */
+START_TEST(test_zseg_cut_fixed)
+{
+	struct zd_zseg_cut_params p = { ZD_LAYOUT_FRAMES, 1000, 62 };
+	unsigned char *b = calloc(1, 5100);
+	struct cuts *got = malloc(sizeof(*got));
+
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_nonnull(got);
+	run_cuts(&p, b, 5050, 0, got);		/* 50 after 5000: no cut */
+	ck_assert_uint_eq(got->n, 4);
+	for (size_t i = 0; i < got->n; i++)
+		ck_assert_uint_eq(got->at[i], 1000 * (i + 1));
+	run_cuts(&p, b, 5062, 0, got);
+	ck_assert_uint_eq(got->n, 5);
+	p.layout = ZD_LAYOUT_PZSTD;
+	p.tail = 1;
+	run_cuts(&p, b, 5001, 0, got);
+	ck_assert_uint_eq(got->n, 5);
+	run_cuts(&p, b, 5000, 0, got);
+	ck_assert_uint_eq(got->n, 4);
+	/* the smallest target: a cut after every byte but the last */
+	p.target = 1;
+	run_cuts(&p, b, 40, 0, got);
+	ck_assert_uint_eq(got->n, 39);
+	free(got);
+	free(b);
+}
+END_TEST
+
+/* The cuts depend on the bytes only, not on how they are fed. */
+START_TEST(test_zseg_cut_feed_pieces)
+{
+	static const enum zd_zstd_layout layouts[] = {
+		ZD_LAYOUT_INDEXED, ZD_LAYOUT_FRAMES, ZD_LAYOUT_PZSTD,
+	};
+	static const size_t pieces[] = { 1, 7, 4096, 100000 };
+	const size_t len = 2 << 20;
+	unsigned char *b = malloc(len);
+	struct cuts *whole = malloc(sizeof(*whole));
+	struct cuts *got = malloc(sizeof(*got));
+
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_nonnull(whole);
+	ck_assert_ptr_nonnull(got);
+	zd_test_fill_random(b, len, 99);
+	/* zero runs of 17 to 300 bytes, about one per 3 KiB */
+	for (size_t at = 0; at + 300 < len; at += 1000 + b[at] * 16)
+		memset(b + at, 0, 17 + b[at + 1]);
+	for (size_t l = 0; l < 3; l++) {
+		struct zd_zseg_cut_params p = { layouts[l], 64 * KIB, 4 * KIB };
+
+		run_cuts(&p, b, len, 0, whole);
+		ck_assert_uint_gt(whole->n, 20);
+		for (size_t k = 0; k < sizeof(pieces) / sizeof(pieces[0]);
+		     k++) {
+			run_cuts(&p, b, len, pieces[k], got);
+			ck_assert_uint_eq(got->n, whole->n);
+			ck_assert_mem_eq(got->at, whole->at,
+			                 whole->n * sizeof(whole->at[0]));
+		}
+	}
+	free(got);
+	free(whole);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_zseg_cut_bad_params)
+{
+	static const struct zd_zseg_cut_params bad[] = {
+		{ ZD_LAYOUT_SINGLE, 1000, 10 },
+		{ ZD_LAYOUT_INDEXED, 0, 1 },
+		{ ZD_LAYOUT_INDEXED, 1000, 0 },
+		{ ZD_LAYOUT_INDEXED, 1000, 501 },	/* > the shortest */
+		{ ZD_LAYOUT_FRAMES, 1000, 1001 },
+	};
+	struct zd_error err = ZD_ERROR_INIT;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_ptr_null(zd_zseg_cut_new(&bad[i], &err));
+		ck_assert_int_eq(err.code, ZD_E_INTERNAL);
+	}
+	zd_zseg_cut_free(NULL);
+}
+END_TEST
+
+static Suite *
+zseg_cut_suite(void)
+{
+	Suite *s = suite_create("zseg-cut");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *limits = zd_test_tcase(s, "limits");
+
+	tcase_add_test(core, test_zseg_cut_indexed);
+	tcase_add_test(core, test_zseg_cut_fixed);
+	tcase_add_test(core, test_zseg_cut_feed_pieces);
+	tcase_add_test(limits, test_zseg_cut_tiny_target);
+	tcase_add_test(limits, test_zseg_cut_bad_params);
+	return s;
+}
+
+int
+main(void)
+{
+	return zd_test_main(zseg_cut_suite());
+}
