@@ -28,8 +28,8 @@
 #include "lib/fdio.h"
 #include "lib/sched.h"
 #include "lib/zseg-cut.h"
-#include "lib/zseg-decode.h"
 #include "lib/zseg-index.h"
+#include "lib/zseg-read.h"
 #include "lib/zseg-write.h"
 #include "lib/zstd-frame.h"
 
@@ -444,8 +444,8 @@ fail:
 
 /* --- the end ------------------------------------------------------------ */
 
-/* XXH64 of each group of records: from the input file when there is one,
- * else from the frame just written (decoded once, in order). */
+/* XXH64 of each group of records, from the input file when there is one:
+ * its bytes in order, a group at a time. */
 struct regroup {
 	const struct zd_zseg_record *rec;
 	size_t n, k;
@@ -481,55 +481,140 @@ regroup_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
 }
 
 static int
-hash_groups(struct zd_zseg_writer *w, struct zd_zseg_record *rec, size_t n,
-            uint64_t frame_off, uint64_t frame_len, struct zd_error *err)
+hash_from_input(struct zd_zseg_writer *w, struct zd_zseg_record *rec,
+                size_t n, XXH64_state_t *st, struct zd_error *err)
 {
-	struct zd_region in = { w->out_fd, frame_off, frame_len };
-	struct zd_dec_params dp;
+	struct zd_region in = { w->in_fd, 0, w->pos };
 	struct regroup g;
 	struct zd_sink sink = { regroup_write, &g };
-	uint64_t *hash = calloc(n, sizeof(*hash));
-	int rc = -1;
 
-	memset(&dp, 0, sizeof(dp));
-	dp.threads = 1;
-	dp.max_window = UINT64_C(1) << INNER_WLOG_MAX;
 	memset(&g, 0, sizeof(g));
 	g.rec = rec;
 	g.n = n;
 	g.left = n > 0 ? rec[0].usize : 0;
-	g.hash = hash;
-	g.st = XXH64_createState();
-	if (hash == NULL || g.st == NULL) {
-		zd_err(err, ZD_E_NOMEM, "out of memory");
-		goto out;
-	}
-	XXH64_reset(g.st, 0);
+	g.hash = calloc(n, sizeof(*g.hash));
+	g.st = st;
+	if (g.hash == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
 	while (g.k < g.n && g.left == 0) {	/* empty groups */
 		g.hash[g.k++] = XXH64_digest(g.st);
 		if (g.k < g.n)
 			g.left = rec[g.k].usize;
 	}
-	if (w->in_fd >= 0) {
-		in.fd = w->in_fd;
-		in.off = 0;
-		in.len = w->pos;
-		if (zd_copy_region(&in, &sink, err) < 0)
-			goto out;
-	} else if (zd_zstd_pdecode(&in, &dp, &sink, err) < 0) {
-		goto out;
+	if (zd_copy_region(&in, &sink, err) < 0) {
+		free(g.hash);
+		return -1;
 	}
 	if (g.k != n) {
-		zd_err(err, ZD_E_INTERNAL, "index regroup: %zu of %zu", g.k, n);
-		goto out;
+		free(g.hash);
+		return zd_err(err, ZD_E_INTERNAL, "index regroup: %zu of %zu",
+		              g.k, n);
 	}
 	for (size_t k = 0; k < n; k++)
-		rec[k].hash = hash[k];
+		rec[k].hash = g.hash[k];
+	free(g.hash);
+	return 0;
+}
+
+/* Decoded bytes of one group, hashed as they come (zd_zseg_out). */
+struct group_sink {
+	unsigned char *buf;
+	size_t cap;
+	XXH64_state_t *st;
+	uint64_t len;
+};
+
+static unsigned char *
+group_get(void *ctx, size_t *cap, struct zd_error *err)
+{
+	struct group_sink *g = ctx;
+
+	(void)err;
+	*cap = g->cap;
+	return g->buf;
+}
+
+static void
+group_put(void *ctx, size_t len)
+{
+	struct group_sink *g = ctx;
+
+	XXH64_update(g->st, g->buf, len);
+	g->len += len;
+}
+
+/* Without the input: each group decoded from the frame just written, as
+ * a reader decodes it (zseg-read.h), and hashed. */
+static int
+hash_from_frame(struct zd_zseg_writer *w, struct zd_zseg_record *rec,
+                size_t n, unsigned wlog, size_t hlen, uint64_t frame_off,
+                uint64_t frame_len, XXH64_state_t *st, struct zd_error *err)
+{
+	const struct zd_region in = { w->out_fd, frame_off, frame_len };
+	struct group_sink g = { NULL, READ_CHUNK, st, 0 };
+	const struct zd_zseg_out out = { group_get, group_put, &g };
+	ZSTD_DCtx *dctx = ZSTD_createDCtx();
+	unsigned char *ibuf = NULL;
+	uint64_t off = hlen;
+	int rc = -1;
+
+	g.buf = malloc(g.cap);
+	if (dctx == NULL || g.buf == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		goto out;
+	}
+	if (ZSTD_isError(ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax,
+	                                        (int)wlog))) {
+		zd_err(err, ZD_E_INTERNAL, "cannot set the window");
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct zd_zseg_piece pc;
+
+		memset(&pc, 0, sizeof(pc));
+		pc.off = off;
+		pc.csize = rec[k].csize;
+		pc.bound = rec[k].usize;
+		pc.nseg = rec[k].nseg;
+		pc.segment = true;
+		pc.reset_tail = k + 1 < n;
+		XXH64_reset(st, 0);
+		g.len = 0;
+		if (zd_zseg_piece_stream(&in, wlog, &pc, dctx, &ibuf, &out,
+		                         err) < 0)
+			goto out;
+		if (g.len != rec[k].usize) {
+			zd_err(err, ZD_E_INTERNAL, "index regroup: group %zu",
+			       k);
+			goto out;
+		}
+		rec[k].hash = XXH64_digest(st);
+		off += rec[k].csize;
+	}
 	rc = 0;
 out:
-	if (g.st != NULL)
-		XXH64_freeState(g.st);
-	free(hash);
+	ZSTD_freeDCtx(dctx);
+	free(ibuf);
+	free(g.buf);
+	return rc;
+}
+
+/* XXH64 of each group of records, which no one hashed as a whole. */
+static int
+hash_groups(struct zd_zseg_writer *w, struct zd_zseg_record *rec, size_t n,
+            unsigned wlog, size_t hlen, uint64_t frame_off,
+            uint64_t frame_len, struct zd_error *err)
+{
+	XXH64_state_t *st = XXH64_createState();
+	int rc;
+
+	if (st == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	XXH64_reset(st, 0);
+	rc = w->in_fd >= 0 ? hash_from_input(w, rec, n, st, err) :
+	     hash_from_frame(w, rec, n, wlog, hlen, frame_off, frame_len, st,
+	                     err);
+	XXH64_freeState(st);
 	return rc;
 }
 
@@ -574,7 +659,8 @@ write_index(struct zd_zseg_writer *w, unsigned outer_wlog, size_t hlen,
 			break;
 	}
 	if (g > 1) {
-		if (hash_groups(w, rec, n, frame_off, frame_len, err) < 0)
+		if (hash_groups(w, rec, n, outer_wlog, hlen, frame_off,
+		                frame_len, err) < 0)
 			goto out;
 		len = zd_zseg_index_encode(&idx, buf, sizeof(buf));
 		assert(len > 0);
