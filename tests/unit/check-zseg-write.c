@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check-zseg-write.c - the segmented zstd writers: round trips through
+ * ours and foreign decoders, determinism, streamed input, where the cuts
+ * land, index grouping, over 4 GiB, stock dpkg-deb
+ */
+#include "config.h"
+
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/zseg-decode.h"
+#include "lib/zseg-index.h"
+#include "lib/zseg-layout.h"
+#include "lib/zseg-write.h"
+#include "lib/zstd-frame.h"
+#include "tests/unit/testutil.h"
+#include "tests/unit/zseg-fixture.h"
+
+/* ---- round trips ---- */
+
+struct rt_case {
+	enum input_kind kind;
+	size_t len;
+	enum zd_zstd_layout layout;
+	int level;
+	uint64_t seg;
+};
+
+static const struct rt_case rt_cases[] = {
+	{ IN_RANDOM, 1 * MIB + 3, ZD_LAYOUT_INDEXED, 3, 64 * KIB },
+	{ IN_ZEROS, 2 * MIB, ZD_LAYOUT_INDEXED, 3, 64 * KIB },
+	{ IN_TEXT, 3 * MIB, ZD_LAYOUT_INDEXED, 1, 64 * KIB },
+	{ IN_TEXT, 3 * MIB, ZD_LAYOUT_INDEXED, -5, 100 * KIB },
+	{ IN_TEXT, 300 * KIB, ZD_LAYOUT_INDEXED, 19, 64 * KIB },
+	{ IN_TAR, 12 * MIB, ZD_LAYOUT_INDEXED, 3, 0 },
+	{ IN_TAR, 12 * MIB, ZD_LAYOUT_INDEXED, 1, 256 * KIB },
+	{ IN_TAR, 600 * KIB, ZD_LAYOUT_INDEXED, 19, 64 * KIB },
+	{ IN_TEXT, 3 * MIB, ZD_LAYOUT_INDEXED, 3, 1 },
+	{ IN_EMPTY, 0, ZD_LAYOUT_INDEXED, 3, 0 },
+	{ IN_TINY, 0, ZD_LAYOUT_INDEXED, 3, 1 },
+	{ IN_RANDOM, 1 * MIB + 3, ZD_LAYOUT_FRAMES, 3, 64 * KIB },
+	{ IN_TEXT, 3 * MIB, ZD_LAYOUT_FRAMES, -5, 64 * KIB },
+	{ IN_TAR, 12 * MIB, ZD_LAYOUT_FRAMES, 3, 1 * MIB },
+	{ IN_TAR, 600 * KIB, ZD_LAYOUT_FRAMES, 19, 100 * KIB },
+	{ IN_EMPTY, 0, ZD_LAYOUT_FRAMES, 3, 0 },
+	{ IN_RANDOM, 1 * MIB + 3, ZD_LAYOUT_PZSTD, 3, 64 * KIB },
+	{ IN_TAR, 12 * MIB, ZD_LAYOUT_PZSTD, 1, 0 },
+	{ IN_ZEROS, 2 * MIB, ZD_LAYOUT_PZSTD, 3, 100 * KIB },
+	{ IN_TAR, 600 * KIB, ZD_LAYOUT_PZSTD, 19, 100 * KIB },
+	{ IN_EMPTY, 0, ZD_LAYOUT_PZSTD, 3, 0 },
+};
+
+START_TEST(test_zseg_write_round_trip)
+{
+	const struct rt_case *c = &rt_cases[_i];
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_zstd_info info;
+	size_t len = make_input(c->kind, c->len);
+
+	ck_assert_zd_ok(compress_to(path_in, path_z, c->layout, c->level,
+	                            c->seg, 2, &err), &err);
+	check_decodes(path_z, 2);
+	check_decodes(path_z, 1);
+	ck_assert_int_eq(zd_test_sh("zstd -q -dc '%s' | cmp -s - '%s'",
+	                            path_z, path_in), 0);
+	if (c->layout == ZD_LAYOUT_PZSTD)
+		ck_assert_int_eq(zd_test_sh("pzstd -q -dc '%s' | "
+		                            "cmp -s - '%s'", path_z, path_in),
+		                 0);
+	describe(path_z, &info);
+	if (c->layout == ZD_LAYOUT_INDEXED) {
+		ck_assert_int_eq(info.layout, ZD_LAYOUT_INDEXED);
+		ck_assert_uint_gt(info.index_size, 0);
+		ck_assert_uint_le(info.index_size, ZD_ZSEG_INDEX_MAX);
+		ck_assert_int_eq(info.content_size, (int64_t)len);
+		ck_assert_uint_le(info.window_log, 27);
+		/* No run of 17 identical bytes: nowhere to cut. */
+		if (c->kind == IN_RANDOM)
+			ck_assert_uint_eq(info.segments, 1);
+	} else if (len > 0 && c->layout == ZD_LAYOUT_PZSTD) {
+		/* Even one frame: the skippable header is pzstd's. */
+		ck_assert_int_eq(info.layout, ZD_LAYOUT_PZSTD);
+	}
+	if (len > 64 && len > 4 * c->seg && c->seg > 0 &&
+	    c->kind != IN_RANDOM)
+		ck_assert_uint_gt(info.segments, 2);
+}
+END_TEST
+
+/* ---- determinism ---- */
+
+START_TEST(test_zseg_write_threads_identical)
+{
+	static const enum zd_zstd_layout layouts[] = {
+		ZD_LAYOUT_INDEXED, ZD_LAYOUT_FRAMES, ZD_LAYOUT_PZSTD,
+	};
+	static const unsigned threads[] = { 2, 8 };
+	struct zd_error err = ZD_ERROR_INIT;
+	char other[4300];
+
+	make_input(IN_TAR, 6 * MIB);
+	snprintf(other, sizeof(other), "%s.T", path_z);
+	for (size_t l = 0; l < 3; l++) {
+		ck_assert_zd_ok(compress_to(path_in, path_z, layouts[l], 3,
+		                            256 * KIB, 1, &err), &err);
+		for (size_t t = 0; t < 2; t++) {
+			ck_assert_zd_ok(compress_to(path_in, other, layouts[l],
+			                            3, 256 * KIB, threads[t],
+			                            &err), &err);
+			ck_assert_msg(same_files(path_z, other),
+			              "layout %d: -T1 and -T%u differ",
+			              (int)layouts[l], threads[t]);
+		}
+	}
+}
+END_TEST
+
+/* ---- the streaming writer: same bytes as from a file of known size ---- */
+
+/*
+ * Feeds path_in to a zd_zseg_writer of unknown input size in uneven chunks,
+ * after 100 bytes of something else in the output file, and writes the
+ * member it reports to out.
+ */
+static void
+stream_to(const char *out, enum zd_zstd_layout layout, int level,
+          uint64_t seg, unsigned threads)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_comp_params p;
+	struct zd_zseg_writer *w;
+	unsigned char junk[100];
+	size_t len;
+	unsigned char *in = zd_test_read_file(path_in, &len);
+	uint64_t start, size;
+	char tmp[4400];
+	unsigned char *z;
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%.4300s.raw", out);
+	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	memset(junk, 'j', sizeof(junk));
+	ck_assert_int_eq(write(fd, junk, sizeof(junk)), (ssize_t)sizeof(junk));
+	zseg_params(&p, layout, level, seg, threads);
+	w = zd_zseg_writer_new(&p, fd, -1, &err);
+	ck_assert_msg(w != NULL, "%s", err.msg);
+	zd_test_write_uneven(zd_zseg_writer_write, w, in, len, 70000, 7);
+	ck_assert_zd_ok(zd_zseg_writer_finish(w, &start, &size, &err), &err);
+	zd_zseg_writer_free(w);
+	/* nothing between what was there and the member, nothing after */
+	ck_assert_uint_eq(start, sizeof(junk));
+	ck_assert_uint_eq((uint64_t)lseek(fd, 0, SEEK_CUR), start + size);
+	ck_assert_uint_eq((uint64_t)lseek(fd, 0, SEEK_END), start + size);
+	z = malloc(size > 0 ? size : 1);
+	ck_assert_ptr_nonnull(z);
+	ck_assert_zd_ok(zd_pread_all(fd, z, size, start, &err), &err);
+	close(fd);
+	zd_test_write_file(out, z, size);
+	free(z);
+	free(in);
+}
+
+START_TEST(test_zseg_write_streamed)
+{
+	static const enum zd_zstd_layout layouts[] = {
+		ZD_LAYOUT_INDEXED, ZD_LAYOUT_FRAMES, ZD_LAYOUT_PZSTD,
+	};
+	static const struct {
+		enum input_kind kind;
+		size_t len;
+		uint64_t seg;		/* 0: the level's policy */
+	} inputs[] = {
+		{ IN_TAR, 6 * MIB, 256 * KIB },
+		{ IN_TAR, 3 * MIB, 0 },
+		{ IN_TEXT, 300 * KIB, 1 },	/* index records grouped */
+		{ IN_RANDOM, 600 * KIB, 64 * KIB },	/* no cut: one */
+		{ IN_EMPTY, 0, 0 },
+		{ IN_TINY, 0, 0 },
+	};
+	struct zd_error err = ZD_ERROR_INIT;
+	char streamed[4300];
+
+	snprintf(streamed, sizeof(streamed), "%s/streamed", zd_test_tmpdir);
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		make_input(inputs[i].kind, inputs[i].len);
+		for (size_t l = 0; l < 3; l++) {
+			if (inputs[i].seg == 1 && layouts[l] != ZD_LAYOUT_INDEXED)
+				continue;
+			ck_assert_zd_ok(compress_to(path_in, path_z, layouts[l],
+			                            3, inputs[i].seg, 1, &err),
+			                &err);
+			for (unsigned t = 1; t <= 2; t++) {
+				stream_to(streamed, layouts[l], 3,
+				          inputs[i].seg, t);
+				ck_assert_msg(same_files(path_z, streamed),
+				              "input %zu, layout %d, -T%u: "
+				              "streamed bytes differ", i,
+				              (int)layouts[l], t);
+			}
+		}
+		if (inputs[i].seg == 1) {
+			struct parsed ps;
+
+			parse_output(&ps);
+			ck_assert_uint_lt(ps.idx.nrec, ps.idx.segments);
+			zd_zseg_index_free(&ps.idx);
+			free(ps.z);
+		}
+	}
+}
+END_TEST
+
+/*
+ * The cut policy, on random bytes (no run of 17 identical bytes) with
+ * runs of 20 zero bytes at chosen offsets and a 64 KiB target: the last
+ * candidate in [target/2, target] of the segment's start, else the first
+ * one after the target; a tail under target/16 stays with the last segment.
+ */
+static void
+check_cuts(size_t len, const uint64_t *want, size_t nwant)
+{
+	static const size_t runs_at[] = {	/* KiB */
+		10, 40, 60, 70, 100, 124, 140, 300,
+	};
+	struct zd_error err = ZD_ERROR_INIT;
+	unsigned char *b = malloc(len);
+	struct parsed ps;
+	uint64_t upos = 0;
+
+	ck_assert_ptr_nonnull(b);
+	zd_test_fill_random(b, len, 12345);
+	for (size_t i = 0; i < sizeof(runs_at) / sizeof(runs_at[0]); i++)
+		memset(b + runs_at[i] * KIB, 0, 20);
+	paths();
+	zd_test_write_file(path_in, b, len);
+	free(b);
+	ck_assert_zd_ok(compress_to(path_in, path_z, ZD_LAYOUT_INDEXED, 1,
+	                            64 * KIB, 2, &err), &err);
+	parse_output(&ps);
+	ck_assert_uint_eq(ps.idx.nrec, nwant + 1);
+	for (size_t i = 0; i < nwant; i++) {
+		upos += ps.idx.rec[i].usize;
+		ck_assert_msg(upos == want[i], "cut %zu at %ju, want %ju", i,
+		              (uintmax_t)upos, (uintmax_t)want[i]);
+	}
+	zd_zseg_index_free(&ps.idx);
+	free(ps.z);
+}
+
+START_TEST(test_zseg_write_cut_policy)
+{
+	/* 60K+20: the last candidate at or before 64K (40K+17 ... 60K+20);
+	 * 124K+20: the last before 60K+20 + 64K; then none in [156K+20,
+	 * 188K+20], so the first after: 300K+17, inside the run */
+	const uint64_t want[] = {
+		60 * KIB + 20, 124 * KIB + 20, 300 * KIB + 17,
+	};
+	struct zd_comp_params p;
+
+	check_cuts(320 * KIB, want, 3);
+	/* 3 KiB after the last candidate: under 64K/16, no cut there */
+	check_cuts(303 * KIB + 17, want, 2);
+	/* the policy's targets: pzstd's frame size, 4 windows */
+	memset(&p, 0, sizeof(p));
+	p.type = ZD_COMP_ZSTD;
+	p.layout = ZD_LAYOUT_INDEXED;
+	p.level = 3;
+	ck_assert_uint_eq(zd_zseg_target_size(&p, 100 * MIB), 8 * MIB);
+	ck_assert_uint_eq(zd_zseg_target_size(&p, MIB - 1), MIB);
+	p.level = 19;
+	ck_assert_uint_eq(zd_zseg_target_size(&p, 100 * MIB), 32 * MIB);
+	p.level = 1;
+	ck_assert_uint_eq(zd_zseg_target_size(&p, 100 * MIB), 2 * MIB);
+	p.level = 22;
+	ck_assert_uint_eq(zd_zseg_target_size(&p, 100 * MIB), 64 * MIB);
+	p.level = 19;
+	p.layout = ZD_LAYOUT_PZSTD;
+	ck_assert_uint_eq(zd_zseg_target_size(&p, 100 * MIB), 32 * MIB);
+}
+END_TEST
+
+START_TEST(test_zseg_write_many_segments)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_zstd_info info;
+	struct parsed ps;
+	size_t len;
+
+	/* 1 MB of text with zero runs, a 1-byte target: thousands of cuts */
+	len = make_input(IN_TEXT, 1 * MIB);
+	ck_assert_zd_ok(compress_to(path_in, path_z, ZD_LAYOUT_INDEXED, 1, 1,
+	                            2, &err), &err);
+	describe(path_z, &info);
+	ck_assert_uint_gt(info.segments, 1000);
+	ck_assert_uint_le(info.index_size, ZD_ZSEG_INDEX_MAX);
+	parse_output(&ps);
+	ck_assert_uint_lt(ps.idx.nrec, ps.idx.segments);
+	ck_assert_uint_eq(ps.idx.content_size, len);
+	zd_zseg_index_free(&ps.idx);
+	free(ps.z);
+	check_decodes(path_z, 2);
+	check_decodes(path_z, 8);
+	ck_assert_int_eq(zd_test_sh("zstd -q -dc '%s' | cmp -s - '%s'",
+	                            path_z, path_in), 0);
+}
+END_TEST
+
+/* Counts the bytes it is given, which must all be zero. */
+static int
+count_zeros(void *ctx, const void *buf, size_t len, struct zd_error *err)
+{
+	const unsigned char *b = buf;
+
+	for (size_t k = 0; k < len; k++)
+		if (b[k] != 0)
+			return zd_err(err, ZD_E_FORMAT, "not zero");
+	*(uint64_t *)ctx += len;
+	return 0;
+}
+
+/*
+ * Over 4 GiB streamed (zeros, fast): the frame header needs an 8-byte
+ * content size, longer than the room left for it, so the member moves up
+ * after the fact; it must still start where the writer began, and decode.
+ */
+START_TEST(test_zseg_write_streamed_over_4gib)
+{
+	const uint64_t total = (UINT64_C(4) << 30) + 3 * MIB;
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_comp_params p;
+	struct zd_dec_params dp;
+	struct zd_zseg_writer *w;
+	struct zd_region r;
+	struct zd_sink sink;
+	unsigned char *zero = calloc(1, MIB), hdr[ZD_ZSTD_FHDR_MAX];
+	struct zd_zstd_fhdr h;
+	uint64_t start, size, got = 0;
+	int fd = zd_tmpfile(&err);
+
+	ck_assert_ptr_nonnull(zero);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_zd_ok(zd_write_all(fd, "0123456", 7, &err), &err);
+	zseg_params(&p, ZD_LAYOUT_INDEXED, 1, 0, 2);
+	w = zd_zseg_writer_new(&p, fd, -1, &err);
+	ck_assert_msg(w != NULL, "%s", err.msg);
+	for (uint64_t fed = 0; fed < total; fed += MIB)
+		ck_assert_zd_ok(zd_zseg_writer_write(w, zero, MIB, &err), &err);
+	ck_assert_zd_ok(zd_zseg_writer_finish(w, &start, &size, &err), &err);
+	zd_zseg_writer_free(w);
+	ck_assert_uint_eq(start, 7);
+	ck_assert_uint_eq((uint64_t)lseek(fd, 0, SEEK_CUR), start + size);
+	ck_assert_zd_ok(zd_pread_all(fd, hdr, sizeof(hdr), start, &err), &err);
+	ck_assert_zd_ok(zd_zstd_fhdr_parse(hdr, sizeof(hdr), &h, &err), &err);
+	ck_assert(h.has_content_size);
+	ck_assert_uint_eq(h.content_size, total);
+	ck_assert_uint_eq(h.header_size, 14);
+
+	memset(&dp, 0, sizeof(dp));
+	dp.threads = 2;
+	dp.member = "data.tar.zst";
+	dp.warn = on_warn;
+	r.fd = fd;
+	r.off = start;
+	r.len = size;
+	sink.write = count_zeros;
+	sink.ctx = &got;
+	ck_assert_zd_ok(zd_zstd_pdecode(&r, &dp, &sink, &err), &err);
+	ck_assert_uint_eq(got, total);
+	close(fd);
+	free(zero);
+}
+END_TEST
+
+/* ---- stock dpkg-deb reads the indexed layout ---- */
+
+START_TEST(test_zseg_write_dpkg_deb)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	const char *d = zd_test_tmpdir;
+
+	if (!zd_test_tool("command -v dpkg-deb >/dev/null", "dpkg-deb") ||
+	    !zd_test_tool("command -v ar >/dev/null", "ar"))
+		return;
+	paths();
+	ck_assert_int_eq(zd_test_sh(
+		"set -e; cd '%s'; mkdir -p pkg/DEBIAN pkg/usr/share; "
+		"printf 'Package: zt\\nVersion: 1\\nArchitecture: all\\n"
+		"Maintainer: t <t@t>\\nDescription: t\\n' "
+		"> pkg/DEBIAN/control; "
+		"tar -cf - -C /usr/share doc 2>/dev/null | head -c 8000000 | "
+		"tar -xf - -C pkg/usr/share 2>/dev/null || true; "
+		"dpkg-deb --root-owner-group -Zzstd -b pkg p.deb >/dev/null; "
+		"mkdir x; cd x; ar x ../p.deb; zstd -q -dc data.tar.zst > "
+		"../data.tar", d), 0);
+	snprintf(path_in, sizeof(path_in), "%s/data.tar", d);
+	for (int round = 0; round < 3; round++) {
+		uint64_t seg = round == 0 ? 64 * KIB : round == 1 ? 1 : 0;
+
+		ck_assert_zd_ok(compress_to(path_in, path_z, ZD_LAYOUT_INDEXED,
+		                            round == 2 ? 19 : 3, seg, 2, &err),
+		                &err);
+		ck_assert_int_eq(zd_test_sh(
+			"set -e; cd '%s/x'; cp '%s' data.tar.zst; "
+			"rm -f ../q.deb; "
+			"ar rc ../q.deb debian-binary control.tar.* "
+			"data.tar.zst; for i in 1 2 3; do "
+			"dpkg-deb --fsys-tarfile ../q.deb | "
+			"cmp -s - ../data.tar; "
+			"done; dpkg-deb -I ../q.deb >/dev/null", d, path_z), 0);
+	}
+}
+END_TEST
+
+static Suite *
+zseg_write_suite(void)
+{
+	Suite *s = suite_create("zseg-write");
+	TCase *core = zd_test_tcase(s, "core");
+	TCase *limits = zd_test_tcase(s, "limits");
+
+	tcase_add_loop_test(core, test_zseg_write_round_trip, 0,
+	                    (int)(sizeof(rt_cases) / sizeof(rt_cases[0])));
+	tcase_add_test(core, test_zseg_write_threads_identical);
+	tcase_add_test(core, test_zseg_write_streamed);
+	tcase_add_test(core, test_zseg_write_cut_policy);
+	tcase_add_test(core, test_zseg_write_dpkg_deb);
+	tcase_add_test(limits, test_zseg_write_many_segments);
+	tcase_add_test(limits, test_zseg_write_streamed_over_4gib);
+	return s;
+}
+
+int
+main(void)
+{
+	return zd_test_main(zseg_write_suite());
+}
