@@ -3,35 +3,85 @@
  * zseg-cut.c - where the segmented zstd writers cut their input
  *
  * One forward scan.  A cut is found, then waits in a small queue until
- * tail more bytes have come (the end of the input drops it); meanwhile
- * the bytes after it are already scanned as the next segment's.
+ * tail bytes have come after it (the end of the input drops it);
+ * meanwhile the bytes after it are scanned as the next segment's.
+ *
+ * Indexed: what a cut costs.  A segment cannot reach back across its
+ * start, so a cut costs what the bytes after it would have matched
+ * before it: little between unrelated files, a whole file's worth in
+ * front of the second copy of a file (a tar of /usr/share/doc has the
+ * same changelog.gz in several packages' directories; the last place
+ * before such a member, its header's padding, is where the old policy
+ * of "the last place before the target" cut, 2.6 % over one frame).  The
+ * scan estimates it with anchors: every STRIDE bytes, 4 bytes that hash
+ * to 0 mod 2^ABITS mark an anchor, keyed by the KEY bytes before it; an
+ * anchor whose key was last seen at q, within the window, is a match the
+ * bytes since the previous anchor would have used, and every cut place in
+ * (q, p) would lose it.  Each segment's cut is the place in [target/2,
+ * target] that loses least, decided once the window's worth of bytes
+ * after target has been scanned.  All of it depends on the bytes only.
  */
 #include "config.h"
 
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "lib/endian.h"
 #include "lib/zseg-cut.h"
 
-enum { QUEUE = 2 };	/* tail <= the shortest segment: two at most */
+enum {
+	QUEUE = 2,	/* tail <= the shortest segment: two at most */
+	STRIDE = 16,	/* an anchor is tested every STRIDE bytes */
+	ABITS = 5,	/* 1 in 2^ABITS tested places is an anchor */
+	KEY = 32,	/* bytes before an anchor that key it */
+	MIN_GAP = 8,	/* between anchors */
+	WEIGHT_MAX = 4096,	/* bytes an anchor stands for, at most */
+	MAX_CANDS = 1024,	/* cut places per target, at most */
+};
+
+struct cand {
+	uint64_t at;
+	int64_t d;	/* cost difference: cost(j) = sum of d[0..j] */
+};
+
+struct anchor {
+	uint64_t key;
+	uint64_t at;	/* 0: empty */
+};
 
 struct zd_zseg_cut {
 	struct zd_zseg_cut_params p;
 	uint64_t pos;		/* bytes scanned */
 	uint64_t seg;		/* start of the segment being scanned */
-	/* indexed */
-	uint64_t last;		/* the last cut place in [lo, pos], or 0 */
-	bool after;		/* past hi with none: the first one after */
-	uint64_t run;		/* identical bytes ending at pos */
-	unsigned char prev;
 	uint64_t q[QUEUE];	/* found, waiting for tail bytes after them */
 	unsigned nq;
+	/* indexed */
+	uint64_t run;		/* identical bytes ending at pos */
+	unsigned char prev;
+	bool after;		/* none in [lo, hi]: the first one after */
+	uint64_t horizon;	/* how far back a match reaches */
+	uint64_t gran;		/* one cut place per gran bytes */
+	struct cand *cand;	/* places >= lo, ascending; +1 end slot */
+	size_t ncand, cand_max;
+	int64_t *cost;		/* decide(): each place's */
+	size_t *dq;		/* decide(): a monotonic queue of places */
+	struct anchor *tab;
+	unsigned tab_bits;
+	uint64_t last_anchor;
+	unsigned char hist[KEY];	/* the KEY bytes before pos */
 };
 
 static uint64_t
 max64(uint64_t a, uint64_t b)
 {
 	return a > b ? a : b;
+}
+
+static uint64_t
+min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
 }
 
 /* Indexed: a cut is looked for in [lo, hi] of the segment's start. */
@@ -47,12 +97,49 @@ cut_hi(const struct zd_zseg_cut *c)
 	return c->seg + max64(c->p.target, ZD_ZSEG_CUT_RUN);
 }
 
+/* ... and chosen once the places of the next segment are known and
+ * the horizon after them is scanned. */
+static uint64_t
+decide_at(const struct zd_zseg_cut *c)
+{
+	return cut_hi(c) + max64(c->p.target, ZD_ZSEG_CUT_RUN) + c->horizon;
+}
+
 /* The shortest segment the policy makes (but for the last one). */
 static uint64_t
 min_gap(const struct zd_zseg_cut_params *p)
 {
 	return p->layout == ZD_LAYOUT_INDEXED ?
 	       max64(p->target / 2, ZD_ZSEG_CUT_RUN) : p->target;
+}
+
+static int
+indexed_init(struct zd_zseg_cut *c, struct zd_error *err)
+{
+	const struct zd_zseg_cut_params *p = &c->p;
+	uint64_t w = UINT64_C(1) << p->window_log;
+	uint64_t span, anchors;
+
+	c->horizon = min64(w, max64(p->target, ZD_ZSEG_CUT_RUN));
+	c->gran = max64(p->target / MAX_CANDS, 1);
+	/* places in [lo, decide_at], one per granule, and the end slot */
+	span = decide_at(c) - cut_lo(c);
+	c->cand_max = (size_t)(span / c->gran + 3);
+	/* about one slot per anchor the horizon holds */
+	anchors = c->horizon / (STRIDE << ABITS);
+	c->tab_bits = zd_log2_ceil(max64(anchors, 1)) + 1;
+	if (c->tab_bits < 10)
+		c->tab_bits = 10;
+	if (c->tab_bits > 18)
+		c->tab_bits = 18;
+	c->cand = calloc(c->cand_max + 1, sizeof(*c->cand));
+	c->cost = calloc(c->cand_max, sizeof(*c->cost));
+	c->dq = calloc(c->cand_max, sizeof(*c->dq));
+	c->tab = calloc((size_t)1 << c->tab_bits, sizeof(*c->tab));
+	if (c->cand == NULL || c->cost == NULL || c->dq == NULL ||
+	    c->tab == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	return 0;
 }
 
 struct zd_zseg_cut *
@@ -62,7 +149,9 @@ zd_zseg_cut_new(const struct zd_zseg_cut_params *p, struct zd_error *err)
 
 	if ((p->layout != ZD_LAYOUT_INDEXED && p->layout != ZD_LAYOUT_FRAMES &&
 	     p->layout != ZD_LAYOUT_PZSTD) || p->target == 0 ||
-	    p->tail == 0 || p->tail > min_gap(p)) {
+	    p->tail == 0 || p->tail > min_gap(p) ||
+	    (p->layout == ZD_LAYOUT_INDEXED &&
+	     (p->window_log < 10 || p->window_log > 31))) {
 		zd_err(err, ZD_E_INTERNAL, "bad cut parameters");
 		return NULL;
 	}
@@ -72,13 +161,41 @@ zd_zseg_cut_new(const struct zd_zseg_cut_params *p, struct zd_error *err)
 		return NULL;
 	}
 	c->p = *p;
+	if (p->layout == ZD_LAYOUT_INDEXED && indexed_init(c, err) < 0) {
+		zd_zseg_cut_free(c);
+		return NULL;
+	}
 	return c;
 }
 
 void
 zd_zseg_cut_free(struct zd_zseg_cut *c)
 {
+	if (c == NULL)
+		return;
+	free(c->cand);
+	free(c->cost);
+	free(c->dq);
+	free(c->tab);
 	free(c);
+}
+
+/* Indexed: drops the places before lo, keeping the later ones' costs. */
+static void
+prune(struct zd_zseg_cut *c)
+{
+	uint64_t lo = cut_lo(c);
+	int64_t carry = 0;
+	size_t k = 0;
+
+	while (k < c->ncand && c->cand[k].at < lo)
+		carry += c->cand[k++].d;
+	if (k == 0)
+		return;
+	/* the end slot moves too */
+	memmove(c->cand, c->cand + k, (c->ncand - k + 1) * sizeof(*c->cand));
+	c->ncand -= k;
+	c->cand[0].d += carry;
 }
 
 /* A cut at x: the next segment starts there. */
@@ -88,42 +205,295 @@ found(struct zd_zseg_cut *c, uint64_t x)
 	assert(c->nq < QUEUE);
 	c->q[c->nq++] = x;
 	c->seg = x;
-	c->last = 0;
 	c->after = false;
+	if (c->p.layout == ZD_LAYOUT_INDEXED)
+		prune(c);
+}
+
+/* Indexed: the cut places x to y (y <= pos), the first of each granule
+ * at or after lo. */
+static void
+add_cands(struct zd_zseg_cut *c, uint64_t x, uint64_t y)
+{
+	x = max64(x, cut_lo(c));
+	if (c->ncand > 0 && c->cand[c->ncand - 1].at / c->gran == x / c->gran)
+		x = (x / c->gran + 1) * c->gran;
+	for (; x <= y; x = (x / c->gran + 1) * c->gran) {
+		assert(c->ncand < c->cand_max);
+		c->cand[c->ncand].at = x;	/* its d: the end slot's */
+		c->cand[++c->ncand].d = 0;
+	}
+}
+
+/* The first place at or after x. */
+static size_t
+cand_from(const struct zd_zseg_cut *c, uint64_t x)
+{
+	size_t a = 0, b = c->ncand;
+
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+
+		if (c->cand[m].at < x)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
 }
 
 /*
- * Indexed: scans buf[0, n), all before any offset where a cut is due
- * (the first waiting one, or hi), so only cut places are tracked here.
+ * Indexed, at decide_at(): of the places x in [lo, hi], the one for which
+ * x and the cheapest place of the segment after it (in [x + lo - seg,
+ * x + hi - seg]; none: 0) lose least together, the last of equals: a cut
+ * in front of a costly stretch is avoided by ending the segment before
+ * early enough.  With no place in [lo, hi], the first one after hi.
  */
 static void
-scan_runs(struct zd_zseg_cut *c, const unsigned char *buf, size_t n)
+decide(struct zd_zseg_cut *c)
 {
-	uint64_t lo = cut_lo(c), run = c->run;
-	unsigned char prev = c->prev;
+	uint64_t lo = cut_lo(c) - c->seg, hi = cut_hi(c);
+	int64_t cost = 0, best_cost = 0;
+	size_t best = SIZE_MAX, head = 0, tail = 0, next = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		run = run > 0 && buf[i] == prev ? run + 1 : 1;
-		prev = buf[i];
-		if (run >= ZD_ZSEG_CUT_RUN && c->pos + i + 1 >= lo) {
-			if (c->after) {
-				c->run = run;
-				c->prev = prev;
-				c->pos += i + 1;
-				found(c, c->pos);
-				return;
-			}
-			c->last = c->pos + i + 1;
+	for (size_t j = 0; j < c->ncand; j++) {
+		cost += c->cand[j].d;
+		c->cost[j] = cost;
+	}
+	for (size_t j = 0; j < c->ncand; j++) {
+		uint64_t x = c->cand[j].at;
+		int64_t total;
+
+		if (x > hi) {
+			if (best == SIZE_MAX)
+				best = j;
+			break;
 		}
+		/* the places in [x + lo, x + lo + (hi - seg) - lo] */
+		for (; next < c->ncand &&
+		     c->cand[next].at <= x + (hi - c->seg); next++) {
+			if (c->cand[next].at < x + lo)
+				continue;
+			while (tail > head &&
+			       c->cost[c->dq[tail - 1]] >= c->cost[next])
+				tail--;
+			c->dq[tail++] = next;
+		}
+		while (tail > head && c->cand[c->dq[head]].at < x + lo)
+			head++;
+		total = c->cost[j] + (tail > head ? c->cost[c->dq[head]] : 0);
+		if (best == SIZE_MAX || total <= best_cost) {
+			best = j;
+			best_cost = total;
+		}
+	}
+	if (best != SIZE_MAX)
+		found(c, c->cand[best].at);
+	else
+		c->after = true;
+}
+
+/* A 64-bit key of the KEY bytes before b, or 0 when they are all one
+ * byte value (zero padding: not worth a slot). */
+static uint64_t
+anchor_key(const unsigned char *b)
+{
+	uint64_t w0 = zd_le64(b - 32), w1 = zd_le64(b - 24);
+	uint64_t w2 = zd_le64(b - 16), w3 = zd_le64(b - 8), k;
+
+	if (w0 == w1 && w1 == w2 && w2 == w3 &&
+	    w0 == (w0 & 0xff) * UINT64_C(0x0101010101010101))
+		return 0;
+	k = w0 * UINT64_C(0x9E3779B97F4A7C15) ^ w1 * UINT64_C(0xC2B2AE3D27D4EB4F) ^
+	    w2 * UINT64_C(0x165667B19E3779F9) ^ w3 * UINT64_C(0x27D4EB2F165667C5);
+	k ^= k >> 29;
+	return k != 0 ? k : 1;
+}
+
+/* The anchor at input offset p, after the bytes ending at b. */
+static void
+anchor(struct zd_zseg_cut *c, const unsigned char *b, uint64_t p)
+{
+	uint64_t key = anchor_key(b), w;
+	struct anchor *a;
+
+	if (key == 0)
+		return;
+	a = &c->tab[key >> (64 - c->tab_bits)];
+	w = min64(p - c->last_anchor, WEIGHT_MAX);
+	c->last_anchor = p;
+	if (a->key == key && a->at != 0 && p - a->at <= c->horizon) {
+		size_t i0 = cand_from(c, a->at + 1), end = cand_from(c, p);
+
+		if (i0 < end) {
+			c->cand[i0].d += (int64_t)w;
+			c->cand[end].d -= (int64_t)w;
+		}
+	}
+	a->key = key;
+	a->at = p;
+}
+
+/* The anchors at input offsets (p0, p0 + n], the bytes ending at
+ * b + n (KEY bytes before b readable). */
+static void
+scan_anchors(struct zd_zseg_cut *c, const unsigned char *b, size_t n,
+             uint64_t p0)
+{
+	/* the offsets that are multiples of STRIDE, as b + o */
+	size_t o = (size_t)(STRIDE - p0 % STRIDE);
+
+	for (; o <= n; o += STRIDE) {
+		uint32_t raw = zd_le32(b + o - 4), v;
+		uint64_t p;
+
+		/* the xor: 4 zero bytes (common in binaries) are no anchor */
+		v = (raw ^ UINT32_C(0x5bd1e995)) * UINT32_C(0x9E3779B1);
+		if (v >> (32 - ABITS) != 0 || raw == (raw >> 8 | raw << 24))
+			continue;
+		p = p0 + o;
+		if (p >= KEY && p >= c->last_anchor + MIN_GAP)
+			anchor(c, b + o, p);
+	}
+}
+
+static uint64_t
+bcast(unsigned char b)
+{
+	return b * UINT64_C(0x0101010101010101);
+}
+
+/* The 8 bytes of w are all alike. */
+static bool
+alike(uint64_t w)
+{
+	return w == (w >> 8 | w << 56);
+}
+
+/*
+ * The cut places in the n bytes at b: where the ZD_ZSEG_CUT_RUN bytes
+ * before are identical.  17 identical bytes hold 8 at a multiple of 8
+ * from b, so while the run so far is under 9, 8 bytes that are not all
+ * alike are skipped at once; else the bytes equal to the one before are
+ * counted, 8 at a time.  In the after state, stops at the first place
+ * (it is the cut).  Returns the bytes scanned.
+ */
+static size_t
+scan_runs(struct zd_zseg_cut *c, const unsigned char *b, size_t n)
+{
+	uint64_t run = c->run, p0 = c->pos;
+	unsigned char prev = c->prev;
+	size_t i = 0;
+
+	if (p0 == 0 && n > 0)
+		prev = b[0];	/* run 0: the first byte starts it */
+	while (i < n) {
+		uint64_t bp = bcast(prev), w = 0;
+		size_t i0 = i, lead, t, k;
+		unsigned char last;
+
+		if (run < 9 && n - i >= 8) {
+			/* 32 bytes at a time, then 8 */
+			for (; n - i >= 32; i += 32)
+				if (alike(zd_le64(b + i)) |
+				    alike(zd_le64(b + i + 8)) |
+				    alike(zd_le64(b + i + 16)) |
+				    alike(zd_le64(b + i + 24)))
+					break;
+			for (; n - i >= 8; i += 8)
+				if (alike(zd_le64(b + i)))
+					break;
+			if (i > i0) {
+				/* the run at i lies in the last block skipped */
+				last = b[i - 1];
+				w = zd_le64(b + i - 8) ^ bcast(last);
+				run = (uint64_t)__builtin_clzll(w) / 8;
+				prev = last;
+				continue;
+			}
+		}
+		/* bytes equal to prev: whole blocks, then a part of one */
+		while (n - i >= 8 && zd_le64(b + i) == bp)
+			i += 8;
+		k = n - i < 8 ? n - i : 8;
+		if (k == 8) {
+			w = zd_le64(b + i);
+			lead = (size_t)__builtin_ctzll(w ^ bp) / 8;
+		} else {
+			for (lead = 0; lead < k && b[i + lead] == prev; lead++)
+				;
+		}
+		if (run + (i - i0) + lead >= ZD_ZSEG_CUT_RUN) {
+			/* places after bytes i0 + j - 1, j in [j0, i - i0 + lead] */
+			size_t j0 = run >= ZD_ZSEG_CUT_RUN ? 1 :
+			            (size_t)(ZD_ZSEG_CUT_RUN - run);
+
+			if (c->after) {
+				c->run = run + j0;
+				c->prev = prev;
+				c->pos = p0 + i0 + j0;
+				found(c, c->pos);
+				return i0 + j0;
+			}
+			add_cands(c, p0 + i0 + j0, p0 + i + lead);
+		}
+		if (lead == k) {
+			run += i - i0 + k;
+		} else {
+			last = b[i + k - 1];
+			if (k == 8) {
+				uint64_t y = w ^ bcast(last);
+
+				/* 0: all 8 alike, but not like prev */
+				t = y != 0 ? (size_t)__builtin_clzll(y) / 8 : 8;
+			} else {
+				for (t = 1; t < k - lead &&
+				     b[i + k - 1 - t] == last; t++)
+					;
+			}
+			run = t;
+			prev = last;
+		}
+		i += k;
 	}
 	c->run = run;
 	c->prev = prev;
-	c->pos += n;
+	c->pos = p0 + n;
+	return n;
+}
+
+/*
+ * Scans b[0, n) (n > 0), the KEY bytes before it in c->hist: cut places,
+ * then anchors, up to the first place in the after state.  Returns the
+ * bytes scanned.
+ */
+static size_t
+scan_indexed(struct zd_zseg_cut *c, const unsigned char *b, size_t n)
+{
+	unsigned char tmp[2 * KEY];
+	uint64_t p0 = c->pos;
+	size_t k = n < KEY ? n : KEY, m;
+
+	/* the first KEY bytes, with the history before them */
+	memcpy(tmp, c->hist, KEY);
+	memcpy(tmp + KEY, b, k);
+	m = scan_runs(c, b, n);
+	scan_anchors(c, tmp + KEY, m < k ? m : k, p0);
+	if (m > k)
+		scan_anchors(c, b + k, m - k, p0 + k);
+	if (m >= KEY) {
+		memcpy(c->hist, b + m - KEY, KEY);
+	} else {
+		memmove(c->hist, c->hist + m, KEY - m);
+		memcpy(c->hist + KEY - m, b, m);
+	}
+	return m;
 }
 
 /* How many bytes from c->pos on can be scanned before something is due:
- * a waiting cut becomes final, a frame ends, or hi is reached (none is
- * due at c->pos itself: at_due() and the caller dealt with it). */
+ * a waiting cut becomes final, a frame ends, or an indexed cut is to be
+ * chosen (none is due at c->pos itself: at_due() and the caller dealt
+ * with it). */
 static uint64_t
 room(const struct zd_zseg_cut *c)
 {
@@ -131,32 +501,37 @@ room(const struct zd_zseg_cut *c)
 
 	if (c->nq > 0)
 		due = c->q[0] + c->p.tail;
-	if (c->p.layout != ZD_LAYOUT_INDEXED) {
-		if (c->seg + c->p.target < due)
-			due = c->seg + c->p.target;
-	} else if (!c->after && cut_hi(c) < due) {
-		due = cut_hi(c);
-	}
+	if (c->p.layout != ZD_LAYOUT_INDEXED)
+		due = min64(due, c->seg + c->p.target);
+	else if (!c->after)
+		due = min64(due, decide_at(c));
 	assert(due > c->pos);
 	return due - c->pos;
 }
 
-/* c->pos is where something may be due: a frame or the look for an
- * indexed cut ends here. */
+/* c->pos is where something may be due: a frame ends, or the cut of an
+ * indexed segment is chosen. */
 static void
 at_due(struct zd_zseg_cut *c)
 {
 	if (c->p.layout != ZD_LAYOUT_INDEXED) {
 		if (c->pos == c->seg + c->p.target)
 			found(c, c->pos);
-		return;
+	} else if (!c->after && c->pos == decide_at(c)) {
+		decide(c);
 	}
-	if (c->after || c->pos != cut_hi(c))
-		return;
-	if (c->last != 0)
-		found(c, c->last);
-	else
-		c->after = true;
+}
+
+/* A waiting cut with tail bytes after it, if any. */
+static bool
+pop_final(struct zd_zseg_cut *c, uint64_t *cut)
+{
+	if (c->nq == 0 || c->pos < c->q[0] + c->p.tail)
+		return false;
+	*cut = c->q[0];
+	c->q[0] = c->q[1];
+	c->nq--;
+	return true;
 }
 
 bool
@@ -167,34 +542,22 @@ zd_zseg_cut_feed(struct zd_zseg_cut *c, const void *buf, size_t len,
 	size_t i = 0;
 
 	for (;;) {
-		uint64_t r, before = c->pos;
+		uint64_t r;
 
 		at_due(c);
-		if (c->nq > 0 && c->pos >= c->q[0] + c->p.tail) {
-			*cut = c->q[0];
-			c->q[0] = c->q[1];
-			c->nq--;
+		if (pop_final(c, cut)) {
 			*used = i;
 			return true;
 		}
 		if (i == len)
 			break;
-		r = room(c);
-		if (r > len - i)
-			r = len - i;
-		if (c->p.layout != ZD_LAYOUT_INDEXED) {
-			c->pos += r;
-		} else if (!c->after &&
-		           c->pos + ZD_ZSEG_CUT_RUN < cut_lo(c)) {
-			/* before lo - RUN no byte counts: skip */
-			uint64_t n = cut_lo(c) - ZD_ZSEG_CUT_RUN - c->pos;
-
-			c->pos += n < r ? n : r;
-			c->run = 0;
+		r = min64(room(c), len - i);
+		if (c->p.layout == ZD_LAYOUT_INDEXED) {
+			i += scan_indexed(c, b + i, (size_t)r);
 		} else {
-			scan_runs(c, b + i, (size_t)r);
+			c->pos += r;
+			i += (size_t)r;
 		}
-		i += (size_t)(c->pos - before);
 	}
 	*used = len;
 	return false;
@@ -203,8 +566,16 @@ zd_zseg_cut_feed(struct zd_zseg_cut *c, const void *buf, size_t len,
 bool
 zd_zseg_cut_end(struct zd_zseg_cut *c, uint64_t *cut)
 {
-	/* a cut still waiting has fewer than tail bytes after it: none */
-	(void)c;
-	(void)cut;
-	return false;
+	if (pop_final(c, cut))
+		return true;
+	/* a cut waiting with fewer than tail bytes after it is dropped */
+	if (c->p.layout != ZD_LAYOUT_INDEXED || c->after || c->nq > 0 ||
+	    c->pos < cut_hi(c))
+		return false;
+	/* places too close to the end cannot be cuts */
+	while (c->ncand > 0 && c->cand[c->ncand - 1].at + c->p.tail > c->pos)
+		c->ncand--;
+	c->cand[c->ncand].d = 0;
+	decide(c);
+	return pop_final(c, cut);
 }

@@ -6,7 +6,9 @@
  * The input is fed in order, in pieces of any size; cut offsets come out
  * in order as they become final.  They depend only on the bytes and the
  * parameters, never on how the input was split into pieces, so the same
- * input always gives the same segments.
+ * input always gives the same segments.  An indexed cut is final about
+ * target + 2^window_log bytes after its segment's start (a frames or
+ * pzstd cut, tail bytes after it): the caller holds that much input.
  */
 #ifndef ZDEB_ZSEG_CUT_H
 #define ZDEB_ZSEG_CUT_H
@@ -22,22 +24,26 @@
 
 /*
  * layout: INDEXED cuts only where the ZD_ZSEG_CUT_RUN bytes before the cut
- * are identical (zdeb-format(5)): the last such place between target/2
- * and target bytes after the segment's start, else the first one after.
- * FRAMES and PZSTD cut every target bytes.  Either way a cut needs at
- * least tail bytes after it (else the rest stays with the last segment):
- * 1 <= tail <= target.
+ * are identical (zdeb-format(5)): of those between target/2 and target
+ * bytes after the segment's start, the one whose cut loses the fewest
+ * matches within 2^window_log bytes (see zseg-cut.c), the last of equals;
+ * with none there, the first one after.  FRAMES and PZSTD cut every
+ * target bytes.  Either way a cut needs at least tail bytes after it
+ * (else the rest stays with the last segment): 1 <= tail <= target
+ * (indexed: <= max(target / 2, ZD_ZSEG_CUT_RUN)).
  */
 struct zd_zseg_cut_params {
 	enum zd_zstd_layout layout;	/* INDEXED, FRAMES or PZSTD */
 	uint64_t target;		/* >= 1 */
 	uint64_t tail;
+	unsigned window_log;		/* INDEXED: 10 to 31 */
 };
 
 struct zd_zseg_cut;
 
 /* Returns NULL with err set (ZD_E_NOMEM, ZD_E_INTERNAL for bad
- * parameters). */
+ * parameters).  Indexed, it holds about 16 bytes per 256 bytes of
+ * window (at most 4 MiB). */
 struct zd_zseg_cut *zd_zseg_cut_new(const struct zd_zseg_cut_params *p,
                                     struct zd_error *err);
 void zd_zseg_cut_free(struct zd_zseg_cut *c);
@@ -52,7 +58,8 @@ void zd_zseg_cut_free(struct zd_zseg_cut *c);
 bool zd_zseg_cut_feed(struct zd_zseg_cut *c, const void *buf, size_t len,
                       size_t *used, uint64_t *cut);
 
-/* The end of the input: true with the next final cut, until false. */
+/* The end of the input: true with the next final cut (one still to be
+ * chosen is chosen with the bytes there are), until false. */
 bool zd_zseg_cut_end(struct zd_zseg_cut *c, uint64_t *cut);
 
 #endif

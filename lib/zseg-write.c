@@ -877,15 +877,16 @@ zd_zseg_writer_new(const struct zd_comp_params *p, int out_fd,
 	                                 UINT64_MAX);
 	if (w->target == 0)
 		w->target = 1;
+	set_window(w);
 	cp.layout = p->layout;
 	cp.target = w->target;
 	cp.tail = p->layout == ZD_LAYOUT_PZSTD ? 1 : w->target / 16;
 	if (cp.tail == 0)
 		cp.tail = 1;
+	cp.window_log = w->wlog;
 	w->cut = zd_zseg_cut_new(&cp, err);
 	if (w->cut == NULL)
 		goto fail;
-	set_window(w);
 	/* more workers than segments would only cost memory */
 	if (w->size_known && threads > w->in_size / w->target + 1)
 		threads = (unsigned)(w->in_size / w->target + 1);

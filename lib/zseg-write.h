@@ -16,13 +16,15 @@
 /*
  * Compresses in_fd[0, in_size) (read with pread, so in_fd must be
  * seekable) to out_fd (written sequentially: a pipe is fine) in layout
- * p->layout on p->threads threads, with at most 2 * threads + 2
- * segments in memory.
+ * p->layout on p->threads threads, with at most 2 * threads segments in
+ * memory, and (indexed) the input of the next two targets and a window
+ * that the cut policy looks at before it chooses (zseg-cut.h).
  * The bytes depend only on the input, p->level, p->zstd_long,
  * p->segment_size and p->layout, never on p->threads.
  *
  * INDEXED: one frame (checksum, content size, window <= 2^27) of segments
- * cut after 17 identical bytes, then the index (zseg-index.h).  FRAMES:
+ * cut after 17 identical bytes where a cut costs least, then the index
+ * (zseg-index.h).  FRAMES:
  * independent frames (checksum, content size) of the target size or a
  * little more: each ends at the first place after the target where a
  * reader that stops there fails (lib/tar-cut.h: inside a regular file's
@@ -69,9 +71,10 @@ uint64_t zd_zseg_writer_frames(const struct zd_zseg_writer *w);
  * else one segment below 1 MiB of input, and otherwise pzstd's frame size
  * for the level (2 MiB at levels <= 1, 4 MiB at 2, 8 MiB at 3-8, 16 MiB
  * at 9-16, 32 MiB at 17-19, 64 MiB at 20-22 and with long mode).  An
- * indexed cut lands at the last run of 17 identical bytes between half
- * the target and the target, else at the first one after the target, and
- * never leaves less than target/16 after it.
+ * indexed cut lands after a run of 17 identical bytes between half the
+ * target and the target, the one that costs least (zseg-cut.h), else at
+ * the first one after the target, and never leaves less than target/16
+ * after it.
  */
 uint64_t zd_zseg_target_size(const struct zd_comp_params *p,
                              uint64_t in_size);

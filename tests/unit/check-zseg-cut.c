@@ -86,20 +86,22 @@ expect(const struct cuts *got, const uint64_t *want, size_t nwant)
 }
 
 /*
- * Indexed, 64 KiB target: the last place in [target/2, target] of the
- * segment's start after 17 identical bytes, else the first one after the
- * target; a tail under target/16 stays with the last segment.
+ * Indexed, 64 KiB target, on bytes with no match to lose: every place in
+ * [target/2, target] of the segment's start after 17 identical bytes
+ * costs nothing, so the last one (the first of its 64-byte granule),
+ * else the first one after the target; a tail under target/16 stays with
+ * the last segment.
  */
 START_TEST(test_zseg_cut_indexed)
 {
-	/* 60K+20: the last place at or before 64K (40K+17 ... 60K+20);
-	 * 124K+20: the last before 60K+20 + 64K; then none in [156K+20,
-	 * 188K+20], so the first after: 300K+17, inside the run */
+	/* 60K+17: the last place at or before 64K (40K+17 ... 60K+20);
+	 * 124K+17: the last before 60K+17 + 64K; then none in [156K+17,
+	 * 188K+17], so the first after: 300K+17, inside the run */
 	static const uint64_t want[] = {
-		60 * KIB + 20, 124 * KIB + 20, 300 * KIB + 17,
+		60 * KIB + 17, 124 * KIB + 17, 300 * KIB + 17,
 	};
 	const struct zd_zseg_cut_params p = {
-		ZD_LAYOUT_INDEXED, 64 * KIB, 4 * KIB,
+		ZD_LAYOUT_INDEXED, 64 * KIB, 4 * KIB, 16,
 	};
 	unsigned char *b = random_with_runs(320 * KIB);
 	struct cuts *got = malloc(sizeof(*got));
@@ -118,11 +120,45 @@ START_TEST(test_zseg_cut_indexed)
 }
 END_TEST
 
+/*
+ * The cut goes where it loses least: 20 KiB of random bytes R after a
+ * zero run at 40K, then another zero run, then R again, 512-aligned to it
+ * as the files of a tar are (anchors are looked for every 16 bytes of the
+ * input).  The last place before the target is in front of the copy,
+ * which would then have nothing to match; the place in front of R loses
+ * nothing, and is taken.  Without the copy, the last place is.
+ */
+START_TEST(test_zseg_cut_cheapest)
+{
+	const struct zd_zseg_cut_params p = {
+		ZD_LAYOUT_INDEXED, 64 * KIB, 4 * KIB, 16,
+	};
+	const size_t len = 200 * KIB, r = 40 * KIB + 512, copy = 62 * KIB;
+	unsigned char *b = malloc(len);
+	struct cuts *got = malloc(sizeof(*got));
+
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_nonnull(got);
+	zd_test_fill_random(b, len, 4242);
+	memset(b + 40 * KIB, 0, 20);		/* places 40K+17 ... */
+	memset(b + 61 * KIB, 0, 20);		/* and 61K+17 ... */
+	run_cuts(&p, b, len, 0, got);
+	ck_assert_uint_ge(got->n, 1);
+	ck_assert_uint_eq(got->at[0], 61 * KIB + 17);	/* the last */
+	memcpy(b + copy, b + r, 20 * KIB);
+	run_cuts(&p, b, len, 0, got);
+	ck_assert_uint_ge(got->n, 1);
+	ck_assert_uint_eq(got->at[0], 40 * KIB + 17);	/* not before R's copy */
+	free(got);
+	free(b);
+}
+END_TEST
+
 /* Every 17 identical bytes, with the smallest target: cuts 17 bytes apart
  * in a run of zeros, none in the random bytes around it. */
 START_TEST(test_zseg_cut_tiny_target)
 {
-	const struct zd_zseg_cut_params p = { ZD_LAYOUT_INDEXED, 1, 1 };
+	const struct zd_zseg_cut_params p = { ZD_LAYOUT_INDEXED, 1, 1, 10 };
 	unsigned char b[1000];
 	struct cuts *got = malloc(sizeof(*got));
 
@@ -141,7 +177,7 @@ END_TEST
 /* Frames and pzstd: every target bytes, with the tail rule. */
 START_TEST(test_zseg_cut_fixed)
 {
-	struct zd_zseg_cut_params p = { ZD_LAYOUT_FRAMES, 1000, 62 };
+	struct zd_zseg_cut_params p = { ZD_LAYOUT_FRAMES, 1000, 62, 0 };
 	unsigned char *b = calloc(1, 5100);
 	struct cuts *got = malloc(sizeof(*got));
 
@@ -188,7 +224,9 @@ START_TEST(test_zseg_cut_feed_pieces)
 	for (size_t at = 0; at + 300 < len; at += 1000 + b[at] * 16)
 		memset(b + at, 0, 17 + b[at + 1]);
 	for (size_t l = 0; l < 3; l++) {
-		struct zd_zseg_cut_params p = { layouts[l], 64 * KIB, 4 * KIB };
+		struct zd_zseg_cut_params p = {
+			layouts[l], 64 * KIB, 4 * KIB, 16,
+		};
 
 		run_cuts(&p, b, len, 0, whole);
 		ck_assert_uint_gt(whole->n, 20);
@@ -209,11 +247,13 @@ END_TEST
 START_TEST(test_zseg_cut_bad_params)
 {
 	static const struct zd_zseg_cut_params bad[] = {
-		{ ZD_LAYOUT_SINGLE, 1000, 10 },
-		{ ZD_LAYOUT_INDEXED, 0, 1 },
-		{ ZD_LAYOUT_INDEXED, 1000, 0 },
-		{ ZD_LAYOUT_INDEXED, 1000, 501 },	/* > the shortest */
-		{ ZD_LAYOUT_FRAMES, 1000, 1001 },
+		{ ZD_LAYOUT_SINGLE, 1000, 10, 20 },
+		{ ZD_LAYOUT_INDEXED, 0, 1, 20 },
+		{ ZD_LAYOUT_INDEXED, 1000, 0, 20 },
+		{ ZD_LAYOUT_INDEXED, 1000, 501, 20 },	/* > the shortest */
+		{ ZD_LAYOUT_INDEXED, 1000, 10, 9 },	/* window */
+		{ ZD_LAYOUT_INDEXED, 1000, 10, 32 },
+		{ ZD_LAYOUT_FRAMES, 1000, 1001, 0 },
 	};
 	struct zd_error err = ZD_ERROR_INIT;
 
@@ -233,6 +273,7 @@ zseg_cut_suite(void)
 	TCase *limits = zd_test_tcase(s, "limits");
 
 	tcase_add_test(core, test_zseg_cut_indexed);
+	tcase_add_test(core, test_zseg_cut_cheapest);
 	tcase_add_test(core, test_zseg_cut_fixed);
 	tcase_add_test(core, test_zseg_cut_feed_pieces);
 	tcase_add_test(limits, test_zseg_cut_tiny_target);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/zseg-cut.h"
 #include "lib/zseg-decode.h"
 #include "lib/zseg-index.h"
 #include "lib/zseg-layout.h"
@@ -217,55 +218,45 @@ START_TEST(test_zseg_write_streamed)
 END_TEST
 
 /*
- * The cut policy, on random bytes (no run of 17 identical bytes) with
- * runs of 20 zero bytes at chosen offsets and a 64 KiB target: the last
- * candidate in [target/2, target] of the segment's start, else the first
- * one after the target; a tail under target/16 stays with the last segment.
+ * The segments are the cut policy's (zseg-cut.h, tested alone in
+ * check-zseg-cut): a tar cut by the writer at level 1 (window 2^19) with
+ * a 256 KiB target, against the cutter fed the same bytes.
  */
-static void
-check_cuts(size_t len, const uint64_t *want, size_t nwant)
-{
-	static const size_t runs_at[] = {	/* KiB */
-		10, 40, 60, 70, 100, 124, 140, 300,
-	};
-	struct zd_error err = ZD_ERROR_INIT;
-	unsigned char *b = malloc(len);
-	struct parsed ps;
-	uint64_t upos = 0;
-
-	ck_assert_ptr_nonnull(b);
-	zd_test_fill_random(b, len, 12345);
-	for (size_t i = 0; i < sizeof(runs_at) / sizeof(runs_at[0]); i++)
-		memset(b + runs_at[i] * KIB, 0, 20);
-	paths();
-	zd_test_write_file(path_in, b, len);
-	free(b);
-	ck_assert_zd_ok(compress_to(path_in, path_z, ZD_LAYOUT_INDEXED, 1,
-	                            64 * KIB, 2, &err), &err);
-	parse_output(&ps);
-	ck_assert_uint_eq(ps.idx.nrec, nwant + 1);
-	for (size_t i = 0; i < nwant; i++) {
-		upos += ps.idx.rec[i].usize;
-		ck_assert_msg(upos == want[i], "cut %zu at %ju, want %ju", i,
-		              (uintmax_t)upos, (uintmax_t)want[i]);
-	}
-	zd_zseg_index_free(&ps.idx);
-	free(ps.z);
-}
-
 START_TEST(test_zseg_write_cut_policy)
 {
-	/* 60K+20: the last candidate at or before 64K (40K+17 ... 60K+20);
-	 * 124K+20: the last before 60K+20 + 64K; then none in [156K+20,
-	 * 188K+20], so the first after: 300K+17, inside the run */
-	const uint64_t want[] = {
-		60 * KIB + 20, 124 * KIB + 20, 300 * KIB + 17,
+	const struct zd_zseg_cut_params cp = {
+		ZD_LAYOUT_INDEXED, 256 * KIB, 16 * KIB, 19,
 	};
+	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_comp_params p;
+	struct zd_zseg_cut *cut = zd_zseg_cut_new(&cp, &err);
+	size_t len = make_input(IN_TAR, 6 * MIB), off = 0, used, k = 0;
+	unsigned char *in = zd_test_read_file(path_in, &len);
+	struct parsed ps;
+	uint64_t at, upos = 0;
 
-	check_cuts(320 * KIB, want, 3);
-	/* 3 KiB after the last candidate: under 64K/16, no cut there */
-	check_cuts(303 * KIB + 17, want, 2);
+	ck_assert_ptr_nonnull(cut);
+	ck_assert_zd_ok(compress_to(path_in, path_z, ZD_LAYOUT_INDEXED, 1,
+	                            256 * KIB, 2, &err), &err);
+	parse_output(&ps);
+	ck_assert_uint_gt(ps.idx.nrec, 10);
+	for (;;) {
+		bool got = zd_zseg_cut_feed(cut, in + off, len - off, &used,
+		                            &at);
+
+		off += used;
+		if (!got && !zd_zseg_cut_end(cut, &at))
+			break;
+		ck_assert_uint_lt(k + 1, ps.idx.nrec);
+		upos += ps.idx.rec[k++].usize;
+		ck_assert_msg(upos == at, "cut %zu at %ju, the policy's at %ju",
+		              k - 1, (uintmax_t)upos, (uintmax_t)at);
+	}
+	ck_assert_uint_eq(k + 1, ps.idx.nrec);
+	zd_zseg_cut_free(cut);
+	zd_zseg_index_free(&ps.idx);
+	free(ps.z);
+	free(in);
 	/* the policy's targets: pzstd's frame size, 4 windows */
 	memset(&p, 0, sizeof(p));
 	p.type = ZD_COMP_ZSTD;
