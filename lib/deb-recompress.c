@@ -48,6 +48,7 @@ recode(const struct zd_deb_member *m, const char *base,
 		return -1;
 	sink.write = zd_encoder_write;
 	sink.ctx = e;
+	sink.pwrite = NULL;
 	if (o->progress != NULL) {
 		zd_encoder_on_progress(e, on_progress, &pr);
 		o->progress(o->progress_ctx, base, 0);

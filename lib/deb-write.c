@@ -146,6 +146,7 @@ copy_out(struct zd_debout *d, struct zd_error *err)
 		return zd_err_errno(err, ZD_E_IO, "cannot open '%s'", d->path);
 	sink.write = zd_sink_fd_write;
 	sink.ctx = &out;
+	sink.pwrite = NULL;
 	rc = zd_copy_region(&r, &sink, err);
 	if (close(out) < 0 && rc == 0)
 		rc = zd_err_errno(err, ZD_E_IO, "cannot write '%s'", d->path);

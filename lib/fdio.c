@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +121,48 @@ int
 zd_sink_fd_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
 {
 	return zd_write_all(*(int *)ctx, buf, len, err);
+}
+
+static int
+sink_fd_pwrite(void *ctx, const void *buf, size_t len, uint64_t off,
+               struct zd_error *err)
+{
+	struct zd_fd_sink *f = ctx;
+
+	if (buf == NULL) {
+		if (lseek(f->fd, (off_t)(f->base + off), SEEK_SET) < 0)
+			return zd_err_errno(err, ZD_E_IO, "cannot seek");
+		return 0;
+	}
+	return zd_pwrite_all(f->fd, buf, len, f->base + off, err);
+}
+
+/* Bytes written to fd at any offset end up where they belong: a regular
+ * file (not O_APPEND, where pwrite appends), or /dev/null. */
+static bool
+fd_positional(int fd)
+{
+	struct stat st, null;
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || (fl & O_APPEND) != 0 || fstat(fd, &st) < 0)
+		return false;
+	if (S_ISCHR(st.st_mode))
+		return stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
+		       st.st_rdev == null.st_rdev;
+	return S_ISREG(st.st_mode);
+}
+
+void
+zd_sink_fd_init(struct zd_sink *s, struct zd_fd_sink *f, int fd)
+{
+	off_t at = lseek(fd, 0, SEEK_CUR);
+
+	f->fd = fd;
+	f->base = at > 0 ? (uint64_t)at : 0;
+	s->write = zd_sink_fd_write;
+	s->ctx = f;
+	s->pwrite = at >= 0 && fd_positional(fd) ? sink_fd_pwrite : NULL;
 }
 
 /*

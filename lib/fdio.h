@@ -26,6 +26,15 @@ struct zd_sink {
 	int (*write)(void *ctx, const void *buf, size_t len,
 	             struct zd_error *err);
 	void *ctx;
+	/*
+	 * NULL, or for a sink that can take its bytes out of order (a
+	 * regular file): writes len bytes at offset off of the stream, as
+	 * if all before them had been written; buf NULL: the stream ends at
+	 * off.  Returns 0, or -1 with err set.  A writer uses either write
+	 * or pwrite for one stream, never both.
+	 */
+	int (*pwrite)(void *ctx, const void *buf, size_t len, uint64_t off,
+	              struct zd_error *err);
 };
 
 /* Writes all of buf to fd.  Returns 0, or -1 with err set (ZD_E_IO). */
@@ -53,7 +62,19 @@ int zd_copy_region(const struct zd_region *r, struct zd_sink *sink,
 /* A sink writing to a file descriptor; ctx points to an int fd. */
 int zd_sink_fd_write(void *ctx, const void *buf, size_t len,
                      struct zd_error *err);
-#define ZD_SINK_FD(fdptr) { zd_sink_fd_write, (fdptr) }
+#define ZD_SINK_FD(fdptr) { zd_sink_fd_write, (fdptr), NULL }
+
+/*
+ * A sink writing to fd from its current offset, in order or, when fd is
+ * a regular file not opened for appending, or /dev/null, at any offset
+ * (pwrite; the stream's end moves the file offset there).  f holds the
+ * state and must outlive the sink.
+ */
+struct zd_fd_sink {
+	int fd;		/* first: ctx is also an int * */
+	uint64_t base;	/* fd's offset when the sink was made */
+};
+void zd_sink_fd_init(struct zd_sink *s, struct zd_fd_sink *f, int fd);
 
 /*
  * If fd is a pipe, makes its buffer 1 MiB (else 256 KiB; never smaller

@@ -486,7 +486,7 @@ hash_from_input(struct zd_zseg_writer *w, struct zd_zseg_record *rec,
 {
 	struct zd_region in = { w->in_fd, 0, w->pos };
 	struct regroup g;
-	struct zd_sink sink = { regroup_write, &g };
+	struct zd_sink sink = { regroup_write, &g, NULL };
 
 	memset(&g, 0, sizeof(g));
 	g.rec = rec;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* check-fdio.c - moving bytes inside a file; growing a pipe */
+/* check-fdio.c - moving bytes inside a file; growing a pipe; fd sinks */
 #include "config.h"
 
 #include <check.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -137,6 +138,59 @@ START_TEST(test_pipe_grow_not_a_pipe)
 }
 END_TEST
 
+/*
+ * zd_sink_fd_init: out of order only where that is safe.  A regular file
+ * takes bytes at offsets from where it was when the sink was made, and
+ * the stream's end moves its offset there; in order, the sink writes as
+ * ZD_SINK_FD does.
+ */
+START_TEST(test_sink_fd_positional)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_fd_sink f;
+	struct zd_sink s;
+	char path[4200], got[32];
+	int fd = zd_tmpfile(&err), fds[2];
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_zd_ok(zd_write_all(fd, "head", 4, &err), &err);
+	zd_sink_fd_init(&s, &f, fd);
+	ck_assert_ptr_nonnull(s.pwrite);
+	ck_assert_zd_ok(s.pwrite(s.ctx, "world", 5, 6, &err), &err);
+	ck_assert_zd_ok(s.pwrite(s.ctx, "hello,", 6, 0, &err), &err);
+	ck_assert_zd_ok(s.pwrite(s.ctx, NULL, 0, 11, &err), &err);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_CUR), 15);
+	ck_assert_zd_ok(zd_write_all(fd, "!", 1, &err), &err);
+	ck_assert_int_eq(pread(fd, got, sizeof(got), 0), 16);
+	ck_assert_mem_eq(got, "headhello,world!", 16);
+	ck_assert_zd_ok(s.write(s.ctx, "?", 1, &err), &err);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_CUR), 17);
+	close(fd);
+	/* appending: pwrite would append too, so in order only */
+	snprintf(path, sizeof(path), "%s/app", zd_test_tmpdir);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	ck_assert_int_ge(fd, 0);
+	zd_sink_fd_init(&s, &f, fd);
+	ck_assert_ptr_null(s.pwrite);
+	close(fd);
+	/* a pipe: in order only */
+	ck_assert_int_eq(pipe(fds), 0);
+	zd_sink_fd_init(&s, &f, fds[1]);
+	ck_assert_ptr_null(s.pwrite);
+	ck_assert_zd_ok(s.write(s.ctx, "x", 1, &err), &err);
+	ck_assert_int_eq(read(fds[0], got, 1), 1);
+	close(fds[0]);
+	close(fds[1]);
+	/* /dev/null: nothing is kept, any order will do */
+	fd = open("/dev/null", O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	zd_sink_fd_init(&s, &f, fd);
+	ck_assert_ptr_nonnull(s.pwrite);
+	ck_assert_zd_ok(s.pwrite(s.ctx, "x", 1, 1000, &err), &err);
+	close(fd);
+}
+END_TEST
+
 static Suite *
 fdio_suite(void)
 {
@@ -150,6 +204,7 @@ fdio_suite(void)
 	tcase_add_test(core, test_pipe_grow);
 	tcase_add_test(core, test_pipe_grow_never_shrinks);
 	tcase_add_test(core, test_pipe_grow_not_a_pipe);
+	tcase_add_test(core, test_sink_fd_positional);
 	tcase_add_test(malformed, test_fd_move_past_end);
 	return s;
 }

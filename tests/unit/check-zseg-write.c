@@ -361,6 +361,7 @@ START_TEST(test_zseg_write_streamed_over_4gib)
 	r.len = size;
 	sink.write = count_zeros;
 	sink.ctx = &got;
+	sink.pwrite = NULL;
 	ck_assert_zd_ok(zd_zstd_pdecode(&r, &dp, &sink, &err), &err);
 	ck_assert_uint_eq(got, total);
 	close(fd);

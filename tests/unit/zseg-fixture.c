@@ -155,6 +155,7 @@ decode_to(const char *in, const char *out, unsigned threads,
 	ck_assert_int_ge(ofd, 0);
 	sink.write = zd_sink_fd_write;
 	sink.ctx = &ofd;
+	sink.pwrite = NULL;
 	rc = zd_zstd_pdecode(&r, &p, &sink, err);
 	close(r.fd);
 	close(ofd);
