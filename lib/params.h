@@ -64,6 +64,10 @@ struct zd_dec_params {
 	 * ZD_DEC_UNLIMITED: none, which the caller must ask for */
 	uint64_t max_output;
 	const char *member;		/* name for messages, e.g. data.tar.zst */
+	/* zstd indexed: check the frame checksum on several threads too,
+	 * where each segment's index hash already covers its bytes (what
+	 * stock readers check; costs a pass in order over all bytes) */
+	bool frame_checksum;
 	zd_warn_fn warn;
 	void *warn_ctx;
 };

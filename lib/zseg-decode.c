@@ -30,6 +30,7 @@
 #define MIB (UINT64_C(1) << 20)
 #define DEFAULT_MAX_WINDOW (128 * MIB)
 #define CHUNK (256u << 10)		/* decoded bytes handed on at once */
+#define PCHUNK (128u << 10)		/* positional: written at once */
 #define MEM_BUDGET (512 * MIB)		/* decoded bytes queued, at most */
 /* pieces in flight: one a worker, and one whose worker is done but whose
  * chunks are still being written */
@@ -42,6 +43,11 @@ struct dworker {
 	ZSTD_DCtx *dctx;	/* made on first use */
 	unsigned char *ibuf;	/* input, see zd_zseg_piece_stream */
 	unsigned slot;		/* of the piece being decoded */
+	/* positional output: the worker's buffer, reused for each write */
+	unsigned char *obuf;
+	uint64_t at;		/* where its next bytes go in the output */
+	struct zd_error werr;	/* the output's, if it failed */
+	bool wfailed;
 };
 
 struct dec {
@@ -54,6 +60,7 @@ struct dec {
 	unsigned wlog;		/* segments: the outer window */
 	bool frames;		/* pieces are whole frames */
 	struct zd_outq *q;	/* decoded bytes, workers to writer */
+	uint64_t *uoff;		/* positional: each piece's output offset */
 	unsigned nworkers;
 	struct dworker *wk;	/* one per worker */
 	XXH64_state_t *total;	/* writer: indexed content checksum */
@@ -249,7 +256,8 @@ d_produce(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 	(void)err;
 	if (i >= d->n)
 		return 0;
-	zd_outq_start(d->q, slot, i);
+	if (d->q != NULL)
+		zd_outq_start(d->q, slot, i);
 	return 1;
 }
 
@@ -282,6 +290,39 @@ w_put(void *ctx, size_t len)
 	zd_outq_put(w->d->q, w->slot, len);
 }
 
+/* zd_zseg_out for a worker writing at known offsets (out->pwrite): one
+ * buffer, written where its bytes belong as soon as it is full, while
+ * it is still in the cache. */
+static unsigned char *
+p_get(void *ctx, size_t *cap, struct zd_error *err)
+{
+	struct dworker *w = ctx;
+
+	if (w->wfailed) {
+		*err = w->werr;
+		return NULL;
+	}
+	if (w->obuf == NULL && (w->obuf = malloc(PCHUNK)) == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		return NULL;
+	}
+	*cap = PCHUNK;
+	return w->obuf;
+}
+
+static void
+p_put(void *ctx, size_t len)
+{
+	struct dworker *w = ctx;
+	const struct zd_sink *out = w->d->out;
+
+	if (len == 0 || w->wfailed)
+		return;
+	if (out->pwrite(out->ctx, w->obuf, len, w->at, &w->werr) < 0)
+		w->wfailed = true;
+	w->at += len;
+}
+
 static int
 worker_dctx(struct dworker *w, struct zd_error *err)
 {
@@ -303,18 +344,27 @@ d_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 {
 	struct dec *d = ctx;
 	struct dworker *w = &d->wk[worker];
-	const struct zd_zseg_out out = { w_get, w_put, w };
+	const struct zd_zseg_out queued = { w_get, w_put, w };
+	const struct zd_zseg_out placed = { p_get, p_put, w };
 	int rc;
 
 	w->d = d;
 	w->slot = slot;
+	if (d->uoff != NULL)
+		w->at = d->uoff[i];
 	rc = worker_dctx(w, err);
 	if (rc == 0)
 		rc = zd_zseg_piece_stream(d->in, d->wlog, &d->pc[i], w->dctx,
-		                          &w->ibuf, &out, err);
+		                          &w->ibuf, d->q != NULL ? &queued :
+		                          &placed, err);
+	if (rc == 0 && w->wfailed) {
+		*err = w->werr;
+		return -1;	/* the output's error: no piece to name */
+	}
 	if (rc < 0)
 		piece_prefix(d, (size_t)i, err);
-	zd_outq_finish(d->q, slot, rc < 0);
+	if (d->q != NULL)
+		zd_outq_finish(d->q, slot, rc < 0);
 	return rc;
 }
 
@@ -340,13 +390,68 @@ d_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 	return zd_outq_wait(d->q, i, err);
 }
 
-/* Pieces on threads >= 2 workers, written in order as they are decoded. */
+/* Positional: piece i was written by its worker. */
+static int
+p_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
+{
+	(void)ctx;
+	(void)i;
+	(void)slot;
+	(void)err;
+	return 0;
+}
+
+/*
+ * Positional output (out->pwrite, exact pieces): each piece's offset is
+ * known, so each worker writes its bytes there as it decodes them; the
+ * total is checked against the cap first.
+ */
+static int
+plan_positions(struct dec *d, struct zd_error *err)
+{
+	uint64_t total = 0;
+
+	d->uoff = malloc(d->n * sizeof(*d->uoff));
+	if (d->uoff == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	for (size_t i = 0; i < d->n; i++) {
+		d->uoff[i] = total;
+		if (__builtin_add_overflow(total, d->pc[i].usize, &total) ||
+		    (d->p->max_output != 0 && total > d->p->max_output))
+			return zd_err(err, ZD_E_LIMIT, "decoded data of '%s' "
+			              "exceeds the limit of %ju bytes", d->name,
+			              (uintmax_t)d->p->max_output);
+	}
+	d->emitted = total;
+	return 0;
+}
+
+/* True when the pieces come from the index (sizes and hashes known). */
+static bool
+pieces_exact(const struct dec *d)
+{
+	if (d->n == 0)
+		return false;
+	for (size_t i = 0; i < d->n; i++)
+		if (!d->pc[i].exact)
+			return false;
+	return true;
+}
+
+/* Pieces on threads >= 2 workers, written in order as they are decoded,
+ * or, to a sink that takes them so and when their sizes are known, where
+ * they belong. */
 static int
 decode_pieces(struct dec *d, struct zd_error *err)
 {
-	static const struct zd_sched_ops ops = {
+	static const struct zd_sched_ops queued = {
 		d_produce, d_run, d_consume, true,
 	};
+	static const struct zd_sched_ops placed = {
+		d_produce, d_run, p_consume, false,
+	};
+	bool positional = d->out->pwrite != NULL && pieces_exact(d) &&
+	                  d->total == NULL;
 	unsigned threads = d->p->threads;
 	int rc = -1;
 
@@ -354,22 +459,34 @@ decode_pieces(struct dec *d, struct zd_error *err)
 		threads = (unsigned)d->n;
 	d->nworkers = threads;
 	d->wk = calloc(d->nworkers, sizeof(*d->wk));
-	d->q = zd_outq_new(WINDOW(threads), CHUNK, MEM_BUDGET, d_write, d);
-	if (d->wk == NULL || d->q == NULL) {
+	if (positional) {
+		if (d->wk != NULL && plan_positions(d, err) < 0)
+			goto out;
+	} else {
+		d->q = zd_outq_new(WINDOW(threads), CHUNK, MEM_BUDGET, d_write,
+		                   d);
+	}
+	if (d->wk == NULL || (!positional && d->q == NULL)) {
 		zd_err(err, ZD_E_NOMEM, "out of memory");
 		goto out;
 	}
-	rc = zd_sched_run(&ops, d, threads, WINDOW(threads), err);
+	rc = zd_sched_run(positional ? &placed : &queued, d, threads,
+	                  WINDOW(threads), err);
+	if (rc == 0 && positional)
+		rc = d->out->pwrite(d->out->ctx, NULL, 0, d->emitted, err);
 out:
 	if (d->wk != NULL) {
 		for (unsigned i = 0; i < d->nworkers; i++) {
 			ZSTD_freeDCtx(d->wk[i].dctx);
 			free(d->wk[i].ibuf);
+			free(d->wk[i].obuf);
 		}
 	}
 	free(d->wk);
+	free(d->uoff);
 	zd_outq_free(d->q);
 	d->wk = NULL;
+	d->uoff = NULL;
 	d->q = NULL;
 	return rc;
 }
@@ -403,6 +520,14 @@ plan_indexed(struct dec *d, const struct zd_zstd_frame_info *outer,
 	return zd_zseg_pieces_walk(d->in, outer, &d->pc, &d->n, err);
 }
 
+/*
+ * The indexed frame on the workers.  Pieces from the index are each
+ * checked against their XXH64, which covers every byte the frame
+ * checksum (32 bits of one XXH64 of all, which only the thread writing
+ * in order can compute, over bytes mostly out of its cache by then)
+ * covers, so it is checked only when asked (p->frame_checksum) and for
+ * pieces found by walking the blocks, which have no hash of their own.
+ */
 static int
 decode_indexed(struct dec *d, const struct zd_zstd_frame_info *outer,
                struct zd_error *err)
@@ -410,16 +535,20 @@ decode_indexed(struct dec *d, const struct zd_zstd_frame_info *outer,
 	unsigned char sum[4];
 	int rc;
 
-	d->total = XXH64_createState();
-	if (d->total == NULL)
-		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	XXH64_reset(d->total, 0);
+	if (!pieces_exact(d) || d->p->frame_checksum) {
+		d->total = XXH64_createState();
+		if (d->total == NULL)
+			return zd_err(err, ZD_E_NOMEM, "out of memory");
+		XXH64_reset(d->total, 0);
+	}
 	d->wlog = zd_log2_ceil(outer->hdr.window_size);
 	rc = decode_pieces(d, err);
-	if (rc == 0 && zd_region_read(d->in, sum, 4,
-	                              outer->off + outer->size - 4, err) < 0)
+	if (rc == 0 && d->total != NULL &&
+	    zd_region_read(d->in, sum, 4, outer->off + outer->size - 4,
+	                   err) < 0)
 		rc = -1;
-	if (rc == 0 && zd_le32(sum) != (uint32_t)XXH64_digest(d->total))
+	if (rc == 0 && d->total != NULL &&
+	    zd_le32(sum) != (uint32_t)XXH64_digest(d->total))
 		rc = zd_err(err, ZD_E_CHECKSUM, "checksum mismatch in '%s'",
 		            d->name);
 	if (rc == 0 && outer->hdr.has_content_size &&
@@ -438,18 +567,6 @@ static bool
 pieces_usable(const struct dec *d)
 {
 	return d->n >= 2 && d->p->threads > 1;
-}
-
-/* True when the pieces come from the index (sizes and hashes known). */
-static bool
-pieces_exact(const struct dec *d)
-{
-	if (d->n == 0)
-		return false;
-	for (size_t i = 0; i < d->n; i++)
-		if (!d->pc[i].exact)
-			return false;
-	return true;
 }
 
 /*

@@ -30,8 +30,8 @@ cat_member(const char *cmd, const char *usage, bool data, int argc,
 	struct zd_cli_read r;
 	struct zd_dec_params p;
 	struct zd_deb deb = { .fd = -1 };
-	int fd = 1;
-	struct zd_sink sink = ZD_SINK_FD(&fd);
+	struct zd_fd_sink out;
+	struct zd_sink sink;
 	int rc;
 
 	rc = zd_cli_read_args(cmd, usage, argc, argv, 0, 1, 1, &r);
@@ -44,6 +44,7 @@ cat_member(const char *cmd, const char *usage, bool data, int argc,
 	if (zd_cli_open_deb(r.args[0], &deb) < 0)
 		return ZD_EXIT_ERROR;
 	zd_pipe_grow(1);
+	zd_sink_fd_init(&sink, &out, 1);
 	zd_cli_dec_params(&p, r.threads);
 	zd_cli_dec_limits(&p, &r);
 	rc = zd_member_decode(data ? &deb.data : &deb.control, &p, &sink,

@@ -88,6 +88,7 @@ member_params(struct zd_dec_params *p, const struct zd_cli_read *r,
 {
 	zd_cli_dec_params(p, r->threads);
 	zd_cli_dec_limits(p, r);
+	p->frame_checksum = true;	/* as stock readers do */
 	p->warn = count_warning;
 	p->warn_ctx = v;
 }

@@ -200,8 +200,8 @@ passthrough(char **argv, bool data)
 	struct zd_dec_params p;
 	struct zd_deb deb;
 	const struct zd_deb_member *m;
-	int fd = 1;
-	struct zd_sink sink = ZD_SINK_FD(&fd);
+	struct zd_fd_sink out;
+	struct zd_sink sink;
 	int rc;
 
 	if (argv[0] == NULL)
@@ -214,6 +214,7 @@ passthrough(char **argv, bool data)
 	if (rc != 0)
 		return rc;
 	m = data ? &deb.data : &deb.control;
+	zd_sink_fd_init(&sink, &out, 1);
 	zd_cli_dec_params(&p, dd_pipe_threads(zd_pipe_grow(1) > 0, m));
 	p.max_output = dd_opts.max_decoded;
 	rc = zd_member_decode(m, &p, &sink, &err);

@@ -2,17 +2,21 @@
 /*
  * check-zseg-decode.c - the parallel reader: foreign writers, damaged
  * indexes (a warning, exact output), corrupt and truncated data (always
- * an error), caps
+ * an error), caps, out of order into a file, the frame checksum
  */
 #include "config.h"
 
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include "lib/endian.h"
+#include "lib/fdio.h"
+#include "lib/zseg-decode.h"
 #include "lib/zseg-index.h"
 #include "tests/unit/testutil.h"
 #include "tests/unit/zseg-fixture.h"
@@ -251,6 +255,130 @@ START_TEST(test_zseg_decode_big_tar)
 }
 END_TEST
 
+/* ---- out of order into a file (zd_sink_fd_init) ---- */
+
+/*
+ * Decodes path_z into path_out after 7 bytes already there, through an fd
+ * sink (out of order where the pieces allow) or, with fail_at, a sink
+ * that fails once that many bytes are written out of order.  Returns the
+ * decoder's result; *end: the file offset after.
+ */
+struct failing {
+	struct zd_fd_sink f;
+	uint64_t left;
+};
+
+static int
+failing_pwrite(void *ctx, const void *buf, size_t len, uint64_t off,
+               struct zd_error *err)
+{
+	struct failing *s = ctx;
+
+	if (buf != NULL && len > s->left)
+		return zd_err(err, ZD_E_IO, "cannot write: disk full");
+	if (buf != NULL)
+		s->left -= len;
+	(void)off;
+	return 0;
+}
+
+static int
+decode_placed(unsigned threads, uint64_t max_output, bool frame_checksum,
+              uint64_t fail_at, uint64_t *end, struct zd_error *err)
+{
+	struct zd_dec_params p;
+	struct zd_region r;
+	struct failing out;
+	struct zd_sink sink;
+	int fd, rc;
+
+	memset(&p, 0, sizeof(p));
+	p.threads = threads;
+	p.member = "data.tar.zst";
+	p.max_output = max_output;
+	p.frame_checksum = frame_checksum;
+	p.warn = on_warn;
+	r.fd = open(path_z, O_RDONLY);
+	ck_assert_int_ge(r.fd, 0);
+	r.off = 0;
+	ck_assert_zd_ok(zd_fd_size(r.fd, &r.len, err), err);
+	fd = open(path_out, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "prefix!", 7), 7);
+	zd_sink_fd_init(&sink, &out.f, fd);
+	ck_assert_ptr_nonnull(sink.pwrite);
+	if (fail_at != 0) {
+		out.left = fail_at;
+		sink.pwrite = failing_pwrite;
+	}
+	rc = zd_zstd_pdecode(&r, &p, &sink, err);
+	*end = (uint64_t)lseek(fd, 0, SEEK_CUR);
+	close(r.fd);
+	close(fd);
+	return rc;
+}
+
+/* A regular file gets each piece where it belongs, from its worker; the
+ * file offset ends after them. */
+START_TEST(test_zseg_decode_placed)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	size_t len = make_input(IN_TAR, 8 * MIB);
+	uint64_t end;
+
+	ck_assert_zd_ok(compress_to(path_in, path_z, ZD_LAYOUT_INDEXED, 3,
+	                            256 * KIB, 2, &err), &err);
+	for (unsigned t = 1; t <= 3; t++) {
+		ck_assert_zd_ok(decode_placed(t, 0, false, 0, &end, &err),
+		                &err);
+		ck_assert_uint_eq(end, 7 + len);
+		ck_assert_int_eq(zd_test_sh("head -c 7 '%s' | grep -qx "
+		                            "'prefix!' && tail -c +8 '%s' | "
+		                            "cmp -s - '%s'", path_out, path_out,
+		                            path_in), 0);
+	}
+	/* over the cap: refused before a byte is written */
+	ck_assert_int_eq(decode_placed(2, len - 1, false, 0, &end, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_LIMIT);
+	ck_assert_uint_eq(end, 7);
+	/* the output's error is the decoder's */
+	ck_assert_int_eq(decode_placed(2, 0, false, 3 * MIB, &end, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_IO);
+	ck_assert_ptr_nonnull(strstr(err.msg, "disk full"));
+}
+END_TEST
+
+/*
+ * A damaged frame checksum over correct bytes: one thread streams the
+ * frame and libzstd refuses it, as stock readers do; on several threads
+ * every piece is checked against its index hash instead, unless the
+ * frame checksum is asked for (zdeb verify).
+ */
+START_TEST(test_zseg_decode_frame_checksum)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct parsed ps;
+	uint64_t end;
+
+	make_input(IN_TAR, 4 * MIB);
+	ck_assert_zd_ok(compress_to(path_in, path_z, ZD_LAYOUT_INDEXED, 3,
+	                            256 * KIB, 2, &err), &err);
+	parse_output(&ps);
+	ps.z[ps.outer.size - 2] ^= 0x01;
+	zd_test_write_file(path_z, ps.z, ps.zlen);
+	check_decodes(path_z, 2);
+	ck_assert_zd_ok(decode_placed(2, 0, false, 0, &end, &err), &err);
+	ck_assert_int_eq(decode_to(path_z, path_out, 1, 0, 0, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_CHECKSUM);
+	for (unsigned t = 1; t <= 2; t++) {
+		ck_assert_int_eq(decode_placed(t, 0, true, 0, &end, &err), -1);
+		ck_assert_int_eq(err.code, ZD_E_CHECKSUM);
+	}
+	zd_zseg_index_free(&ps.idx);
+	free(ps.z);
+}
+END_TEST
+
 static Suite *
 zseg_decode_suite(void)
 {
@@ -260,6 +388,8 @@ zseg_decode_suite(void)
 	TCase *limits = zd_test_tcase(s, "limits");
 
 	tcase_add_test(core, test_zseg_decode_foreign);
+	tcase_add_test(core, test_zseg_decode_placed);
+	tcase_add_test(malformed, test_zseg_decode_frame_checksum);
 	tcase_add_test(malformed, test_zseg_decode_index_damaged);
 	tcase_add_test(malformed, test_zseg_decode_corrupt_data);
 	tcase_add_test(malformed, test_zseg_decode_truncated);
