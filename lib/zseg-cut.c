@@ -304,8 +304,10 @@ anchor_key(const unsigned char *b)
 	if (w0 == w1 && w1 == w2 && w2 == w3 &&
 	    w0 == (w0 & 0xff) * UINT64_C(0x0101010101010101))
 		return 0;
-	k = w0 * UINT64_C(0x9E3779B97F4A7C15) ^ w1 * UINT64_C(0xC2B2AE3D27D4EB4F) ^
-	    w2 * UINT64_C(0x165667B19E3779F9) ^ w3 * UINT64_C(0x27D4EB2F165667C5);
+	k = w0 * UINT64_C(0x9E3779B97F4A7C15) ^
+	    w1 * UINT64_C(0xC2B2AE3D27D4EB4F) ^
+	    w2 * UINT64_C(0x165667B19E3779F9) ^
+	    w3 * UINT64_C(0x27D4EB2F165667C5);
 	k ^= k >> 29;
 	return k != 0 ? k : 1;
 }
@@ -404,7 +406,7 @@ scan_runs(struct zd_zseg_cut *c, const unsigned char *b, size_t n)
 				if (alike(zd_le64(b + i)))
 					break;
 			if (i > i0) {
-				/* the run at i lies in the last block skipped */
+				/* the run at i: in the last block skipped */
 				last = b[i - 1];
 				w = zd_le64(b + i - 8) ^ bcast(last);
 				run = (uint64_t)__builtin_clzll(w) / 8;
@@ -424,7 +426,8 @@ scan_runs(struct zd_zseg_cut *c, const unsigned char *b, size_t n)
 				;
 		}
 		if (run + (i - i0) + lead >= ZD_ZSEG_CUT_RUN) {
-			/* places after bytes i0 + j - 1, j in [j0, i - i0 + lead] */
+			/* places after bytes i0 + j - 1, for j in
+			 * [j0, i - i0 + lead] */
 			size_t j0 = run >= ZD_ZSEG_CUT_RUN ? 1 :
 			            (size_t)(ZD_ZSEG_CUT_RUN - run);
 

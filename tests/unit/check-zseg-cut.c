@@ -38,7 +38,8 @@ run_cuts(const struct zd_zseg_cut_params *p, const unsigned char *buf,
 		size_t used;
 
 		while (n > 0) {
-			bool got = zd_zseg_cut_feed(c, buf + off, n, &used, &at);
+			bool got = zd_zseg_cut_feed(c, buf + off, n, &used,
+			                            &at);
 
 			ck_assert_uint_le(used, n);
 			off += used;
@@ -148,7 +149,8 @@ START_TEST(test_zseg_cut_cheapest)
 	memcpy(b + copy, b + r, 20 * KIB);
 	run_cuts(&p, b, len, 0, got);
 	ck_assert_uint_ge(got->n, 1);
-	ck_assert_uint_eq(got->at[0], 40 * KIB + 17);	/* not before R's copy */
+	/* not in front of R's copy */
+	ck_assert_uint_eq(got->at[0], 40 * KIB + 17);
 	free(got);
 	free(b);
 }
