@@ -1,14 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/decode.sh [--runs N] [--levels "3 19"] [TREE]
+# bench/decode.sh [--runs N] [--levels "3 19"] [lib | text | TREE]
 #
 # Size and decode speed of zdeb's zstd layouts on one tar of real files
-# (default: ~150 MB of /usr/lib/x86_64-linux-gnu and /usr/share/perl,
-# compressible like most package payloads), against anchors
-# measured in the same run: one plain `zstd --single-thread` frame, pzstd,
-# `zstd -d`, `pzstd -d -p2`, stock `dpkg-deb --fsys-tarfile`, `xz -dc -T0`;
-# decodes into /dev/null, then through a pipe into cat (as dpkg reads).
-# Prints medians and ratios.  Not a test.
+# (lib, the default: ~150 MB of /usr/lib/x86_64-linux-gnu and
+# /usr/share/perl, compressible like most package payloads; text: the tree
+# tools/demo-input.sh makes), against anchors measured in the same run: one
+# plain `zstd --single-thread` frame, pzstd, `zstd -d`, `pzstd -d -p2`,
+# stock `dpkg-deb --fsys-tarfile`, `xz -dc -T0`; decodes into /dev/null,
+# then through a pipe into cat (as dpkg reads); then -T1 against -T2 into
+# /dev/null, a file and a pipe into cat, wall and CPU time.  Prints the CPU,
+# its caches and the load, medians and ratios.  Not a test.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=7
@@ -18,14 +20,17 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=$2; shift 2;;
 	--levels) levels=$2; shift 2;;
-	-h|--help) sed -n '3,11p' "$0"; exit 0;;
+	-h|--help) sed -n '3,13p' "$0"; exit 0;;
 	*) break;;
 	esac
 done
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/zdeb-decode.XXXXXX")
 trap 'rm -rf "$W"' EXIT
-if [ $# -gt 0 ]; then
+if [ $# -gt 0 ] && [ "$1" = text ]; then
+	tree=$W/pkg
+	"$top/tools/demo-input.sh" "$tree" 2>/dev/null
+elif [ $# -gt 0 ] && [ "$1" != lib ]; then
 	tree=$1
 else
 	tree=$W/pkg
@@ -42,7 +47,23 @@ fi
 dpkg-deb -Znone -b "$tree" "$W/base.deb" >/dev/null
 "$zdeb" cat-data "$W/base.deb" >"$W/data.tar"
 mb=$(stat -c %s "$W/data.tar")
-echo "input: $(awk "BEGIN {printf \"%.1f\", $mb / 1e6}") MB tar; $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); median of $runs interleaved rounds"
+# caches: "L1d 32K, L1i 32K, L2 512K, L3 32768K (shared by 2)"
+caches() {
+	local d l t sz sh out=
+	for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+		[ -r "$d/size" ] || continue
+		l=$(cat "$d/level"); t=$(cat "$d/type"); sz=$(cat "$d/size")
+		sh=$(cat "$d/shared_cpu_list" 2>/dev/null || echo 0)
+		case $t in Data) t=d;; Instruction) t=i;; *) t=;; esac
+		out="$out${out:+, }L$l$t $sz"
+		case $sh in *[-,]*) out="$out (shared by $(echo "$sh" |
+			awk -F'[-,]' '{print $NF - $1 + 1}'))";; esac
+	done
+	echo "${out:-unknown}"
+}
+echo "input: $(awk "BEGIN {printf \"%.1f\", $mb / 1e6}") MB tar; median of $runs interleaved rounds"
+echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; caches $(caches)"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (wall times are only meaningful under 0.5)"
 
 # shellcheck source=bench/timing.sh
 . "$top/bench/timing.sh"
@@ -54,6 +75,29 @@ cpu_ms() {
 	shift
 	perf stat -x, -e task-clock -r "$n" "$@" 2>&1 >/dev/null |
 		awk -F, '/task-clock/ {printf "%.1f", $1}'
+}
+
+# sink_cpu RUNS n|f|p THREADS: zdeb's median task-clock (ms) into
+# /dev/null, a file, a pipe into cat
+sink_cpu() {
+	local r v=() out=/dev/null
+	if ! command -v perf >/dev/null ||
+	   ! perf stat -e task-clock true >/dev/null 2>&1; then
+		echo -
+		return
+	fi
+	[ "$2" != f ] || out=$W/out.tar
+	for ((r = 0; r < $1; r++)); do
+		if [ "$2" = p ]; then
+			perf stat -x, -e task-clock -o "$W/cpu" "$zdeb" cat-data \
+				-T"$3" "$W/i.deb" | cat >/dev/null
+		else
+			perf stat -x, -e task-clock -o "$W/cpu" "$zdeb" cat-data \
+				-T"$3" "$W/i.deb" >"$out"
+		fi
+		v+=("$(awk -F, '/task-clock/ {print $1}' "$W/cpu")")
+	done
+	awk "BEGIN {printf \"%.1f\", $(median "${v[@]}")}"
 }
 
 xz -T0 -6 -c "$W/data.tar" >"$W/data.tar.xz"
@@ -139,6 +183,27 @@ for L in $levels; do
 	         "zdeb dpkg-deb --fsys-tarfile:qdd"; do
 		printf '%-34s %7ss %10s\n' "${v%:*}" "${T[${v##*:}]}" "$(ratio "$t_q" "${T[${v##*:}]}")"
 	done
+
+	# -T2 against -T1 into each kind of sink: wall time, and the CPU
+	# time of zdeb alone (task-clock), which shows extra work at any load
+	PRE[f1]="rm -f '$W/out.tar'"
+	PRE[f2]="rm -f '$W/out.tar'"
+	rounds "$runs" "n1='$zdeb' cat-data -T1 '$W/i.deb'" \
+		"n2='$zdeb' cat-data -T2 '$W/i.deb'" \
+		"f1='$zdeb' cat-data -T1 '$W/i.deb' >'$W/out.tar'" \
+		"f2='$zdeb' cat-data -T2 '$W/i.deb' >'$W/out.tar'" \
+		"p1='$zdeb' cat-data -T1 '$W/i.deb' | cat" \
+		"p2='$zdeb' cat-data -T2 '$W/i.deb' | cat"
+	printf '%-20s %8s %8s %7s %9s %9s %7s\n' "indexed, sink" "-T1" "-T2" "wall" "cpu -T1" "cpu -T2" "cpu"
+	for k in "/dev/null:n" "file:f" "pipe to cat:p"; do
+		c1=$(sink_cpu "$runs" "${k#*:}" 1)
+		c2=$(sink_cpu "$runs" "${k#*:}" 2)
+		printf '%-20s %7ss %7ss %6sx %7sms %7sms %7s\n' "${k%:*}" \
+			"${T[${k#*:}1]}" "${T[${k#*:}2]}" \
+			"$(ratio "${T[${k#*:}1]}" "${T[${k#*:}2]}")" "$c1" "$c2" \
+			"$(pct "$c2" "$c1")"
+	done
 done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "vs zstd -d: > 1 means faster than zstd -d on the plain frame"

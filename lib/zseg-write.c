@@ -43,22 +43,36 @@ enum {
 #define SMALL_INPUT MIB		/* below: one segment */
 #define TARGET_MAX (64 * MIB)	/* ultra levels, long mode */
 #define READ_CHUNK ((size_t)1 << 20)
+#define BLOCK ((size_t)1 << 20)	/* input is held in blocks of this */
+
+/*
+ * A block of input.  The cut policy decides a cut only after the input
+ * that follows it (zseg-cut.h), so the bytes of a segment and of the
+ * next ones are held in blocks until the segment is cut; then its slot
+ * takes a reference to each block it lies in and its worker gathers the
+ * bytes, which the calling thread would otherwise copy, along with those
+ * after the cut.  Blocks are taken and given back by the calling thread
+ * alone (refs: the pending input and each slot holding the block).
+ */
+struct inblock {
+	struct inblock *next;	/* pending or spare */
+	uint64_t off;		/* input offset of buf[0] */
+	size_t len;
+	unsigned refs;
+	unsigned char buf[];	/* BLOCK bytes */
+};
 
 struct seg_slot {
 	uint64_t start, end;
 	bool last;
-	unsigned char *in;	/* the segment's bytes */
+	struct inblock **blk;	/* the blocks [start, end) lies in */
+	size_t nblk, blk_cap;
+	unsigned char *in;	/* the segment's bytes, gathered */
 	size_t in_cap;
 	unsigned char *out;
 	size_t out_cap, out_len;
 	uint64_t hash;		/* XXH64 of [start, end) (indexed) */
 	uint64_t inner_window;	/* indexed: the inner frame's */
-};
-
-/* Bytes of the segment being gathered, or of the one after a cut. */
-struct gather {
-	unsigned char *buf;
-	size_t len, cap;
 };
 
 struct zd_zseg_writer {
@@ -81,9 +95,10 @@ struct zd_zseg_writer {
 	/* the calling thread: cutting */
 	struct zd_zseg_cut *cut;
 	uint64_t pos;		/* input bytes so far */
-	uint64_t seg_start;	/* of the segment in fill */
-	struct gather fill;	/* [seg_start, pos) */
-	struct gather rest;	/* spare: the bytes after a cut */
+	uint64_t seg_start;	/* of the segment being scanned */
+	struct inblock *pend;	/* input from the block holding seg_start */
+	struct inblock *pend_tail;	/* to pos */
+	struct inblock *spare;	/* blocks no one holds */
 	uint64_t submitted;
 
 	XXH64_state_t *total;	/* all input, in order, as it comes */
@@ -195,32 +210,19 @@ get_cctx(struct zd_zseg_writer *w, unsigned worker, struct zd_error *err)
 	return c;
 }
 
-/* *buf holds at least need bytes: a new buffer of exactly need bytes, or,
- * with keep, the same bytes in one grown by doubling (gathering). */
+/* *buf holds at least need bytes: a new buffer of exactly need bytes
+ * unless it already does (its bytes are not kept). */
 static int
-grow(unsigned char **buf, size_t *cap, size_t need, bool keep,
-     struct zd_error *err)
+grow(unsigned char **buf, size_t *cap, size_t need, struct zd_error *err)
 {
-	unsigned char *b;
-	size_t n = need;
-
 	if (*cap >= need && *buf != NULL)
 		return 0;
-	if (keep) {
-		n = *cap > 0 ? *cap : 1;
-		while (n < need)
-			n = n > SIZE_MAX / 2 ? need : 2 * n;
-		b = realloc(*buf, n);
-	} else {
-		free(*buf);
-		*buf = NULL;
-		*cap = 0;
-		b = malloc(n > 0 ? n : 1);
-	}
-	if (b == NULL)
+	free(*buf);
+	*cap = 0;
+	*buf = malloc(need > 0 ? need : 1);
+	if (*buf == NULL)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	*buf = b;
-	*cap = n;
+	*cap = need;
 	return 0;
 }
 
@@ -265,6 +267,28 @@ splice_inner(struct seg_slot *s, struct zd_error *err)
 	return 0;
 }
 
+/* Worker: the slot's bytes from its blocks into one buffer. */
+static int
+gather(struct seg_slot *s, struct zd_error *err)
+{
+	size_t len = (size_t)(s->end - s->start), at = 0;
+
+	if (grow(&s->in, &s->in_cap, len, err) < 0)
+		return -1;
+	for (size_t k = 0; k < s->nblk; k++) {
+		const struct inblock *b = s->blk[k];
+		uint64_t from = s->start > b->off ? s->start : b->off;
+		uint64_t to = s->end < b->off + b->len ? s->end :
+		              b->off + b->len;
+
+		memcpy(s->in + at, b->buf + (from - b->off),
+		       (size_t)(to - from));
+		at += (size_t)(to - from);
+	}
+	assert(at == len);
+	return 0;
+}
+
 static int
 w_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
       struct zd_error *err)
@@ -275,14 +299,14 @@ w_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	ZSTD_CCtx *c = get_cctx(w, worker, err);
 
 	(void)i;
-	if (c == NULL)
+	if (c == NULL || gather(s, err) < 0)
 		return -1;
 	if (w->p.layout == ZD_LAYOUT_INDEXED && !s->last) {
 		assert(len >= ZD_ZSEG_CUT_RUN);
 		inner = len - TAIL_KEEP;
 	}
 	if (grow(&s->out, &s->out_cap, ZSTD_compressBound(inner) +
-	         PZSTD_HDR + ZD_ZSEG_RESET_SIZE, false, err) < 0)
+	         PZSTD_HDR + ZD_ZSEG_RESET_SIZE, err) < 0)
 		return -1;
 	if (w->p.layout == ZD_LAYOUT_PZSTD) {
 		rc = ZSTD_compress2(c, s->out + PZSTD_HDR,
@@ -307,6 +331,25 @@ w_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	return splice_inner(s, err);
 }
 
+/* Calling thread: one reference less; a block no one holds is spare. */
+static void
+unref(struct zd_zseg_writer *w, struct inblock *b)
+{
+	assert(b->refs > 0);
+	if (--b->refs == 0) {
+		b->next = w->spare;
+		w->spare = b;
+	}
+}
+
+static void
+release_blocks(struct zd_zseg_writer *w, struct seg_slot *s)
+{
+	for (size_t k = 0; k < s->nblk; k++)
+		unref(w, s->blk[k]);
+	s->nblk = 0;
+}
+
 static int
 w_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 {
@@ -315,6 +358,7 @@ w_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 	size_t len = (size_t)(s->end - s->start);
 
 	(void)i;
+	release_blocks(w, s);
 	if (zd_write_all(w->out_fd, s->out, s->out_len, err) < 0)
 		return -1;
 	w->out_len += s->out_len;
@@ -347,68 +391,82 @@ w_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 
 /* --- cutting, on the calling thread ------------------------------------ */
 
+/* Appends the input's next len bytes to the pending blocks. */
 static int
-gather_add(struct gather *g, const unsigned char *buf, size_t len,
-           struct zd_error *err)
+hold(struct zd_zseg_writer *w, const unsigned char *buf, size_t len,
+     struct zd_error *err)
 {
-	if (len == 0)
-		return 0;
-	if (len > SIZE_MAX - g->len ||
-	    grow(&g->buf, &g->cap, g->len + len, true, err) < 0)
-		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	memcpy(g->buf + g->len, buf, len);
-	g->len += len;
+	while (len > 0) {
+		struct inblock *b = w->pend_tail;
+		size_t n;
+
+		if (b == NULL || b->len == BLOCK) {
+			b = w->spare;
+			if (b != NULL)
+				w->spare = b->next;
+			else if ((b = malloc(sizeof(*b) + BLOCK)) == NULL)
+				return zd_err(err, ZD_E_NOMEM, "out of memory");
+			b->next = NULL;
+			b->off = w->pos;
+			b->len = 0;
+			b->refs = 1;
+			if (w->pend_tail != NULL)
+				w->pend_tail->next = b;
+			else
+				w->pend = b;
+			w->pend_tail = b;
+		}
+		n = BLOCK - b->len < len ? BLOCK - b->len : len;
+		memcpy(b->buf + b->len, buf, n);
+		b->len += n;
+		w->pos += n;
+		buf += n;
+		len -= n;
+	}
 	return 0;
 }
 
-/* Queues fill, [seg_start, seg_start + fill.len), as a segment; fill is
- * then empty. */
+/* Queues [seg_start, end) as a segment: its slot holds the blocks it
+ * lies in; the blocks before end are no longer pending (but for the one
+ * being filled). */
 static int
-submit(struct zd_zseg_writer *w, bool last, struct zd_error *err)
+submit(struct zd_zseg_writer *w, uint64_t end, bool last,
+       struct zd_error *err)
 {
 	struct seg_slot *s;
-	size_t n = w->fill.len, c;
 	unsigned slot;
-	unsigned char *b;
 
 	if (zd_sched_next_slot(w->sched, &slot, err) < 0)
 		return -1;
 	s = &w->slots[slot];
 	s->start = w->seg_start;
-	s->end = w->seg_start + n;
+	s->end = end;
 	s->last = last;
-	/* the slot takes fill's buffer; fill takes the slot's old one */
-	b = s->in;
-	c = s->in_cap;
-	s->in = w->fill.buf;
-	s->in_cap = w->fill.cap;
-	w->fill.buf = b;
-	w->fill.cap = c;
-	w->fill.len = 0;
-	w->seg_start += n;
+	s->nblk = 0;
+	for (struct inblock *b = w->pend; b != NULL && b->off < end;
+	     b = b->next) {
+		if (s->nblk == s->blk_cap) {
+			size_t cap = s->blk_cap ? 2 * s->blk_cap : 16;
+			struct inblock **n = realloc(s->blk, cap * sizeof(*n));
+
+			if (n == NULL)
+				return zd_err(err, ZD_E_NOMEM, "out of memory");
+			s->blk = n;
+			s->blk_cap = cap;
+		}
+		s->blk[s->nblk++] = b;
+		b->refs++;
+	}
+	while (w->pend != w->pend_tail &&
+	       w->pend->off + w->pend->len <= end) {
+		struct inblock *b = w->pend;
+
+		w->pend = b->next;
+		unref(w, b);
+	}
+	w->seg_start = end;
 	w->submitted++;
 	return zd_sched_submit(w->sched, err);
-}
-
-/* A cut at input offset at, inside fill: the bytes before it are queued
- * as a segment, the bytes after it start the next one. */
-static int
-cut_at(struct zd_zseg_writer *w, uint64_t at, struct zd_error *err)
-{
-	size_t k = (size_t)(at - w->seg_start);
-	struct gather t;
-
-	assert(at >= w->seg_start && k <= w->fill.len);
-	w->rest.len = 0;
-	if (gather_add(&w->rest, w->fill.buf + k, w->fill.len - k, err) < 0)
-		return -1;
-	w->fill.len = k;
-	if (submit(w, false, err) < 0)
-		return -1;
-	t = w->fill;		/* empty, the slot's old buffer */
-	w->fill = w->rest;
-	w->rest = t;
-	return 0;
 }
 
 int
@@ -428,12 +486,11 @@ zd_zseg_writer_write(void *ctx, const void *data, size_t len,
 		size_t n;
 		bool got = zd_zseg_cut_feed(w->cut, buf, len, &n, &at);
 
-		if (gather_add(&w->fill, buf, n, err) < 0)
+		if (hold(w, buf, n, err) < 0)
 			goto fail;
 		buf += n;
 		len -= n;
-		w->pos += n;
-		if (got && cut_at(w, at, err) < 0)
+		if (got && submit(w, at, false, err) < 0)
 			goto fail;
 	}
 	return 0;
@@ -742,10 +799,10 @@ zd_zseg_writer_finish(struct zd_zseg_writer *w, uint64_t *start,
 		return zd_err(err, ZD_E_INTERNAL, "got %ju bytes of %ju",
 		              (uintmax_t)w->pos, (uintmax_t)w->in_size);
 	for (uint64_t at; zd_zseg_cut_end(w->cut, &at);)
-		if (cut_at(w, at, err) < 0)
+		if (submit(w, at, false, err) < 0)
 			goto fail;
-	if ((w->fill.len > 0 || w->submitted == 0) &&
-	    submit(w, true, err) < 0)
+	if ((w->pos > w->seg_start || w->submitted == 0) &&
+	    submit(w, w->pos, true, err) < 0)
 		goto fail;
 	rc = zd_sched_finish(w->sched, true, err);
 	w->sched = NULL;
@@ -780,6 +837,27 @@ static const struct zd_sched_ops writer_ops = {
 	NULL, w_run, w_consume, false,
 };
 
+/* Frees every block: those slots hold, pending, spare. */
+static void
+free_blocks(struct zd_zseg_writer *w)
+{
+	struct inblock *b, *n;
+
+	if (w->slots != NULL)
+		for (unsigned i = 0; i < w->window; i++)
+			release_blocks(w, &w->slots[i]);
+	for (b = w->pend; b != NULL; b = n) {
+		n = b->next;
+		unref(w, b);
+	}
+	w->pend = w->pend_tail = NULL;
+	for (b = w->spare; b != NULL; b = n) {
+		n = b->next;
+		free(b);
+	}
+	w->spare = NULL;
+}
+
 void
 zd_zseg_writer_free(struct zd_zseg_writer *w)
 {
@@ -787,8 +865,10 @@ zd_zseg_writer_free(struct zd_zseg_writer *w)
 		return;
 	if (w->sched != NULL)
 		zd_sched_finish(w->sched, false, NULL);
+	free_blocks(w);
 	if (w->slots != NULL) {
 		for (unsigned i = 0; i < w->window; i++) {
+			free(w->slots[i].blk);
 			free(w->slots[i].in);
 			free(w->slots[i].out);
 		}
@@ -799,8 +879,6 @@ zd_zseg_writer_free(struct zd_zseg_writer *w)
 	}
 	free(w->slots);
 	free(w->cctx);
-	free(w->fill.buf);
-	free(w->rest.buf);
 	zd_zseg_cut_free(w->cut);
 	free(w->segs);
 	if (w->total != NULL)
