@@ -13,13 +13,17 @@
  * same changelog.gz in several packages' directories; the last place
  * before such a member, its header's padding, is where the old policy
  * of "the last place before the target" cut, 2.6 % over one frame).  The
- * scan estimates it with anchors: every STRIDE bytes, 4 bytes that hash
- * to 0 mod 2^ABITS mark an anchor, keyed by the KEY bytes before it; an
- * anchor whose key was last seen at q, within the window, is a match the
- * bytes since the previous anchor would have used, and every cut place in
- * (q, p) would lose it.  Each segment's cut is the place in [target/2,
- * target] that loses least, decided once the window's worth of bytes
- * after target has been scanned.  All of it depends on the bytes only.
+ * scan estimates it with anchors: at every STRIDE-th input offset, the 4
+ * bytes before it (not all alike) that hash to 0 mod 2^ABITS mark an
+ * anchor, keyed by the KEY bytes before it; an anchor whose key was last
+ * seen at q, within the window, is a match the bytes since the previous
+ * anchor would have used, and every cut place in (q, p) would lose it.
+ * Anchors at fixed offsets find repeats that lie a multiple of STRIDE
+ * apart: the files of a tar, 512-aligned, always are.  Each segment's cut
+ * is the place x in [target/2, target] that loses least together with the
+ * cheapest place of the segment after x, decided once those places and a
+ * window after them have been scanned (a lookahead of two targets and a
+ * window).  All of it depends on the bytes only.
  */
 #include "config.h"
 
