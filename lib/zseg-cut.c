@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "lib/endian.h"
+#include "lib/tar-cut.h"
 #include "lib/zseg-cut.h"
 
 enum {
@@ -60,6 +61,8 @@ struct zd_zseg_cut {
 	uint64_t seg;		/* start of the segment being scanned */
 	uint64_t q[QUEUE];	/* found, waiting for tail bytes after them */
 	unsigned nq;
+	/* frames, pzstd */
+	struct zd_tar_cut tc;	/* where a frame may end (tar-cut.h) */
 	/* indexed */
 	uint64_t run;		/* identical bytes ending at pos */
 	unsigned char prev;
@@ -165,6 +168,7 @@ zd_zseg_cut_new(const struct zd_zseg_cut_params *p, struct zd_error *err)
 		return NULL;
 	}
 	c->p = *p;
+	zd_tar_cut_init(&c->tc);
 	if (p->layout == ZD_LAYOUT_INDEXED && indexed_init(c, err) < 0) {
 		zd_zseg_cut_free(c);
 		return NULL;
@@ -508,25 +512,39 @@ room(const struct zd_zseg_cut *c)
 
 	if (c->nq > 0)
 		due = c->q[0] + c->p.tail;
-	if (c->p.layout != ZD_LAYOUT_INDEXED)
-		due = min64(due, c->seg + c->p.target);
-	else if (!c->after)
+	if (c->p.layout == ZD_LAYOUT_INDEXED && !c->after)
 		due = min64(due, decide_at(c));
 	assert(due > c->pos);
 	return due - c->pos;
 }
 
-/* c->pos is where something may be due: a frame ends, or the cut of an
- * indexed segment is chosen. */
+/* c->pos is where the cut of an indexed segment may be due to be chosen. */
 static void
 at_due(struct zd_zseg_cut *c)
 {
-	if (c->p.layout != ZD_LAYOUT_INDEXED) {
-		if (c->pos == c->seg + c->p.target)
-			found(c, c->pos);
-	} else if (!c->after && c->pos == decide_at(c)) {
+	if (c->p.layout == ZD_LAYOUT_INDEXED && !c->after &&
+	    c->pos == decide_at(c))
 		decide(c);
-	}
+}
+
+/*
+ * Frames and pzstd: a frame ends at the first place at or after target
+ * bytes where a reader that stops there fails (tar-cut.h), since stock
+ * dpkg stops at the end of the first frame and a tar cut on a member
+ * boundary would install in part with status 0.  Scans up to len bytes;
+ * returns how many, up to and including a cut.
+ */
+static size_t
+scan_frames(struct zd_zseg_cut *c, const unsigned char *b, size_t len)
+{
+	bool cut;
+	size_t n = zd_tar_cut_feed(&c->tc, b, len, c->seg + c->p.target,
+	                           &cut);
+
+	c->pos += n;
+	if (cut)
+		found(c, c->pos);
+	return n;
 }
 
 /* A waiting cut with tail bytes after it, if any. */
@@ -559,12 +577,10 @@ zd_zseg_cut_feed(struct zd_zseg_cut *c, const void *buf, size_t len,
 		if (i == len)
 			break;
 		r = min64(room(c), len - i);
-		if (c->p.layout == ZD_LAYOUT_INDEXED) {
+		if (c->p.layout == ZD_LAYOUT_INDEXED)
 			i += scan_indexed(c, b + i, (size_t)r);
-		} else {
-			c->pos += r;
-			i += (size_t)r;
-		}
+		else
+			i += scan_frames(c, b + i, (size_t)r);
 	}
 	*used = len;
 	return false;

@@ -27,8 +27,11 @@
  * are identical (zdeb-format(5)): of those between target/2 and target
  * bytes after the segment's start, the one whose cut loses the fewest
  * matches within 2^window_log bytes (see zseg-cut.c), the last of equals;
- * with none there, the first one after.  FRAMES and PZSTD cut every
- * target bytes.  Either way a cut needs at least tail bytes after it
+ * with none there, the first one after.  FRAMES and PZSTD cut at the
+ * first place at or after target bytes from the segment's start where a
+ * reader stopping there fails (tar-cut.h): inside a regular file's data
+ * and off the 512-byte grid, anywhere off the grid in an input that is
+ * no tar, nowhere after a tar's end.  Either way a cut needs at least tail bytes after it
  * (else the rest stays with the last segment): 1 <= tail <= target
  * (indexed: <= max(target / 2, ZD_ZSEG_CUT_RUN)).
  */

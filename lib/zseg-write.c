@@ -196,7 +196,7 @@ get_cctx(struct zd_zseg_writer *w, unsigned worker, struct zd_error *err)
 	}
 	if (set_param(c, ZSTD_c_compressionLevel, eff_level(&w->p), err) < 0 ||
 	    set_param(c, ZSTD_c_checksumFlag, frames, err) < 0 ||
-	    /* pzstd writes no content size: same bytes as pzstd -p1 */
+	    /* pzstd writes no content size */
 	    set_param(c, ZSTD_c_contentSizeFlag,
 	              w->p.layout != ZD_LAYOUT_PZSTD, err) < 0 ||
 	    (w->p.zstd_long &&
@@ -308,7 +308,9 @@ w_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	if (grow(&s->out, &s->out_cap, ZSTD_compressBound(inner) +
 	         PZSTD_HDR + ZD_ZSEG_RESET_SIZE, err) < 0)
 		return -1;
-	if (w->p.layout == ZD_LAYOUT_PZSTD) {
+	/* pzstd: not before the first frame, which stock dpkg would read
+	 * as the whole, empty, member (see zseg-write.h) */
+	if (w->p.layout == ZD_LAYOUT_PZSTD && s->start > 0) {
 		rc = ZSTD_compress2(c, s->out + PZSTD_HDR,
 		                    s->out_cap - PZSTD_HDR, s->in, inner);
 		if (ZSTD_isError(rc))
@@ -830,6 +832,12 @@ zd_zseg_writer_finish(struct zd_zseg_writer *w, uint64_t *start,
 fail:
 	w->failed = true;
 	return -1;
+}
+
+uint64_t
+zd_zseg_writer_frames(const struct zd_zseg_writer *w)
+{
+	return w->p.layout == ZD_LAYOUT_INDEXED ? 1 : w->submitted;
 }
 
 /* the writer submits its jobs: no produce callback */

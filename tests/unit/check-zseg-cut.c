@@ -176,15 +176,20 @@ START_TEST(test_zseg_cut_tiny_target)
 }
 END_TEST
 
-/* Frames and pzstd: every target bytes, with the tail rule. */
+/*
+ * Frames and pzstd: at target bytes or the first place after it where a
+ * reader stopping there fails (tar-cut.h), with the tail rule.  Random
+ * bytes are no tar: anywhere off the 512-byte grid.
+ */
 START_TEST(test_zseg_cut_fixed)
 {
 	struct zd_zseg_cut_params p = { ZD_LAYOUT_FRAMES, 1000, 62, 0 };
-	unsigned char *b = calloc(1, 5100);
+	unsigned char *b = malloc(5100);
 	struct cuts *got = malloc(sizeof(*got));
 
 	ck_assert_ptr_nonnull(b);
 	ck_assert_ptr_nonnull(got);
+	zd_test_fill_random(b, 5100, 11);
 	run_cuts(&p, b, 5050, 0, got);		/* 50 after 5000: no cut */
 	ck_assert_uint_eq(got->n, 4);
 	for (size_t i = 0; i < got->n; i++)
@@ -197,10 +202,26 @@ START_TEST(test_zseg_cut_fixed)
 	ck_assert_uint_eq(got->n, 5);
 	run_cuts(&p, b, 5000, 0, got);
 	ck_assert_uint_eq(got->n, 4);
-	/* the smallest target: a cut after every byte but the last */
+	/* the smallest target: a cut after every byte but the last, off
+	 * the grid, once the first block is known to be no tar header
+	 * (a reader stopping inside a header would end quietly) */
 	p.target = 1;
-	run_cuts(&p, b, 40, 0, got);
-	ck_assert_uint_eq(got->n, 39);
+	run_cuts(&p, b, 1040, 0, got);
+	ck_assert_uint_eq(got->n, 1039 - 512 - 1);
+	ck_assert_uint_eq(got->at[0], 513);
+	for (size_t i = 1; i < got->n; i++)
+		ck_assert_uint_ne(got->at[i] % 512, 0);
+	/* a target on the grid: the byte after it, and so on */
+	p.target = 512;
+	run_cuts(&p, b, 2000, 0, got);
+	ck_assert_uint_eq(got->n, 3);
+	for (size_t i = 0; i < got->n; i++)
+		ck_assert_uint_eq(got->at[i], 512 * (i + 1) + 1);
+	/* zeros are an empty tar: no place where a reader would fail */
+	memset(b, 0, 5100);
+	p.target = 1000;
+	run_cuts(&p, b, 5100, 0, got);
+	ck_assert_uint_eq(got->n, 0);
 	free(got);
 	free(b);
 }

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 
+#include "lib/endian.h"
 #include "lib/zseg-cut.h"
 #include "lib/zseg-decode.h"
 #include "lib/zseg-index.h"
@@ -31,6 +33,117 @@ struct rt_case {
 	int level;
 	uint64_t seg;
 };
+
+/* The member's first bytes are a zstd frame's, not a skippable one's. */
+static void
+check_first_frame_plain(const char *z)
+{
+	size_t len;
+	unsigned char *b = zd_test_read_file(z, &len);
+
+	ck_assert_uint_ge(len, 4);
+	ck_assert_uint_eq(zd_le32(b), ZD_ZSTD_MAGIC);
+	free(b);
+}
+
+/*
+ * The decoded offsets where the frames of z end (the last one excepted),
+ * into ends[]; returns how many.  Skippable frames are stepped over.
+ */
+static size_t
+frame_ends(const char *z, uint64_t *ends, size_t max)
+{
+	size_t len, off = 0, n = 0, cap = 1 << 20;
+	unsigned char *b = zd_test_read_file(z, &len);
+	unsigned char *out = malloc(cap);
+	ZSTD_DCtx *d = ZSTD_createDCtx();
+	uint64_t total = 0;
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_nonnull(d);
+	while (off < len) {
+		size_t fl;
+
+		if ((zd_le32(b + off) & 0xFFFFFFF0u) == 0x184D2A50u) {
+			off += 8 + zd_le32(b + off + 4);
+			continue;
+		}
+		fl = ZSTD_findFrameCompressedSize(b + off, len - off);
+		ck_assert(!ZSTD_isError(fl));
+		{
+			ZSTD_inBuffer in = { b + off, fl, 0 };
+			size_t rc;
+
+			ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
+			do {
+				ZSTD_outBuffer o = { out, cap, 0 };
+
+				rc = ZSTD_decompressStream(d, &o, &in);
+				ck_assert(!ZSTD_isError(rc));
+				total += o.pos;
+			} while (rc != 0);
+		}
+		off += fl;
+		if (off < len) {
+			ck_assert_uint_lt(n, max);
+			ends[n++] = total;
+		}
+	}
+	ZSTD_freeDCtx(d);
+	free(out);
+	free(b);
+	return n;
+}
+
+/*
+ * Frames and pzstd of a complete tar: stock dpkg reads only the first
+ * frame, and GNU tar and dpkg's extractor fail where it ends (and where
+ * any other frame ends), off the 512-byte grid inside a file's data,
+ * never quietly at a member boundary (tar-cut.h).
+ */
+START_TEST(test_zseg_write_frame_ends_fail)
+{
+	static const enum zd_zstd_layout layouts[] = {
+		ZD_LAYOUT_FRAMES, ZD_LAYOUT_PZSTD,
+	};
+	static const uint64_t segs[] = { 4 * KIB, 64 * KIB, MIB };
+	struct zd_error err = ZD_ERROR_INIT;
+	uint64_t ends[4096];
+
+	paths();
+	ck_assert_int_eq(zd_test_sh("cd /usr/share && find doc -type f | "
+	                            "LC_ALL=C sort | head -400 | tar -cf - "
+	                            "-T - > '%s'", path_in), 0);
+	ck_assert_int_eq(zd_test_sh("tar -tf '%s' >/dev/null", path_in), 0);
+	for (size_t l = 0; l < 2; l++) {
+		for (size_t k = 0; k < 3; k++) {
+			size_t n;
+
+			ck_assert_zd_ok(compress_to(path_in, path_z,
+			                            layouts[l], 3, segs[k], 2,
+			                            &err), &err);
+			check_decodes(path_z, 2);
+			check_first_frame_plain(path_z);
+			n = frame_ends(path_z, ends, 4096);
+			ck_assert_uint_gt(n, 0);
+			for (size_t i = 0; i < n; i++) {
+				ck_assert_uint_ne(ends[i] % 512, 0);
+				/* GNU tar: the first end and every 64th */
+				if (i % 64 != 0)
+					continue;
+				ck_assert_msg(zd_test_sh(
+				        "head -c %ju '%s' | tar -tf - "
+				        ">/dev/null 2>&1", (uintmax_t)ends[i],
+				        path_in) != 0,
+				        "layout %d, segment %ju: GNU tar reads "
+				        "the tar cut at %ju", (int)layouts[l],
+				        (uintmax_t)segs[k],
+				        (uintmax_t)ends[i]);
+			}
+		}
+	}
+}
+END_TEST
 
 static const struct rt_case rt_cases[] = {
 	{ IN_RANDOM, 1 * MIB + 3, ZD_LAYOUT_INDEXED, 3, 64 * KIB },
@@ -83,12 +196,20 @@ START_TEST(test_zseg_write_round_trip)
 		/* No run of 17 identical bytes: nowhere to cut. */
 		if (c->kind == IN_RANDOM)
 			ck_assert_uint_eq(info.segments, 1);
-	} else if (len > 0 && c->layout == ZD_LAYOUT_PZSTD) {
-		/* Even one frame: the skippable header is pzstd's. */
-		ck_assert_int_eq(info.layout, ZD_LAYOUT_PZSTD);
+	} else if (c->layout == ZD_LAYOUT_PZSTD) {
+		/* No skippable header before the first frame, which stock
+		 * dpkg would take for the whole member; one frame is
+		 * plain. */
+		ck_assert_int_eq(info.layout, info.segments > 1 ?
+		                 ZD_LAYOUT_PZSTD : ZD_LAYOUT_SINGLE);
+		check_first_frame_plain(path_z);
 	}
-	if (len > 64 && len > 4 * c->seg && c->seg > 0 &&
-	    c->kind != IN_RANDOM)
+	/* Zeros are an empty tar: a frame can end nowhere a reader that
+	 * stops there would fail (tar-cut.h), so they are one frame. */
+	if (c->kind == IN_ZEROS && c->layout != ZD_LAYOUT_INDEXED)
+		ck_assert_uint_eq(info.segments, 1);
+	else if (len > 64 && len > 4 * c->seg && c->seg > 0 &&
+	         c->kind != IN_RANDOM)
 		ck_assert_uint_gt(info.segments, 2);
 }
 END_TEST
@@ -362,6 +483,13 @@ START_TEST(test_zseg_write_streamed_over_4gib)
 	sink.write = count_zeros;
 	sink.ctx = &got;
 	sink.pwrite = NULL;
+	/* 4 GiB from a few hundred KiB: over the default cap, refused from
+	 * the declared size before anything is written */
+	ck_assert_int_eq(zd_zstd_pdecode(&r, &dp, &sink, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_LIMIT);
+	ck_assert_uint_eq(got, 0);
+	zd_err_clear(&err);
+	dp.max_output = ZD_DEC_UNLIMITED;
 	ck_assert_zd_ok(zd_zstd_pdecode(&r, &dp, &sink, &err), &err);
 	ck_assert_uint_eq(got, total);
 	close(fd);
@@ -419,6 +547,7 @@ zseg_write_suite(void)
 	tcase_add_loop_test(core, test_zseg_write_round_trip, 0,
 	                    (int)(sizeof(rt_cases) / sizeof(rt_cases[0])));
 	tcase_add_test(core, test_zseg_write_threads_identical);
+	tcase_add_test(core, test_zseg_write_frame_ends_fail);
 	tcase_add_test(core, test_zseg_write_streamed);
 	tcase_add_test(core, test_zseg_write_cut_policy);
 	tcase_add_test(core, test_zseg_write_dpkg_deb);
