@@ -4,7 +4,9 @@
 # (a fresh image per run, its mkfs and mount recorded), --fs tmpfs, --fs
 # DIR (the page cache dropped before each hot run); and that no mount, no
 # loop device and no work directory is left behind: after a good run, a
-# failed one, and when interrupted by SIGINT (Ctrl-C) or SIGTERM.
+# failed one, and when interrupted by SIGINT (Ctrl-C) or SIGTERM; and
+# that after a SIGKILL, when no cleanup runs, no loop device stays attached
+# once the mount it leaves is gone (or when it was killed before mounting).
 . "${ZDEB_SRCDIR:-$(dirname "$0")/../..}/tests/integ/lib.sh"
 
 need dpkg dpkg-deb python3 tar mount umount losetup mkfs.ext4 findmnt
@@ -42,7 +44,8 @@ m = json.load(open(sys.argv[1]))["machine"]
 fs = m["fs"]
 assert fs["kind"] == "ext4" and m["filesystem"] == "ext4", m
 assert fs["mkfs"].startswith("mkfs.ext4 ") and "IMAGE" in fs["mkfs"], fs
-assert fs["loop"].startswith("losetup"), fs
+assert fs["loop"] == ("mount -o loop (autoclear; buffered: direct "
+                      "I/O off)"), fs
 assert fs["image_bytes"] >= 64 << 20, fs
 assert m["mount_source"].startswith("/dev/loop"), m
 assert m["mount_options"].startswith("rw"), m
@@ -115,3 +118,72 @@ os.execv(sys.argv[1], sys.argv[1:])' "$PERF" install --runs 200 \
 	nothing_left "SIG$sig"
 	ok "SIG$sig during a run: exit $want, nothing left mounted"
 done
+
+# Killed by SIGKILL, no cleanup runs: what a SIGKILL cannot help leaving
+# is the mount (and the work directory), but the loop device must not
+# outlive the mount (mount -o loop attaches it with the autoclear flag,
+# so the kernel detaches it when the file system goes) nor be left
+# attached when the mount was never made.
+# no_loop_left WHAT: unmounts what the killed zdeb-perf left under
+# $T/tmp (retried while the dpkg it started still holds it), then no loop
+# device may stay on an image there; $T/tmp emptied for the next case.
+no_loop_left() {
+	for m in $(awk -v p="$T/tmp/" 'index($5, p) == 1 { print $5 }' \
+			/proc/self/mountinfo); do
+		n=0
+		until umount "$m" 2>/dev/null; do
+			n=$((n + 1))
+			[ $n -lt 100 ] || fail "$1: cannot unmount $m"
+			sleep 0.1
+		done
+	done
+	n=0
+	while losetup -a | grep -qF "$T/tmp/"; do
+		n=$((n + 1))
+		if [ $n -ge 50 ]; then
+			left=$(losetup -a | grep -F "$T/tmp/")
+			for d in $(losetup -a | grep -F "$T/tmp/" | cut -d: -f1); do
+				losetup -d "$d" || :
+			done
+			fail "$1: loop device left attached: $left"
+		fi
+		sleep 0.1
+	done
+	rm -rf "$T/tmp"/*
+}
+
+# SIGKILL while a run is mounted.
+TMPDIR=$T/tmp "$PERF" install --runs 200 --variants none --backends stock \
+	--modes unsafe-io "$T/tree" >"$T/kill.out" 2>&1 &
+pid=$!
+n=0
+until grep -qF " $T/tmp/" /proc/self/mountinfo; do
+	n=$((n + 1))
+	[ $n -lt 600 ] || { kill -KILL $pid; fail "SIGKILL: never mounted"; }
+	sleep 0.1
+done
+kill -KILL $pid
+wait $pid || :
+no_loop_left "SIGKILL during a run"
+ok "SIGKILL during a run: once its mount is gone no loop device is left"
+
+# SIGKILL after the image is made, before it is mounted: a mount(8) in
+# front of the real one kills zdeb-perf (its parent) when asked to mount
+# the ext4.
+mkdir "$T/shim"
+realmount=$(command -v mount)
+cat >"$T/shim/mount" <<SH
+#!/bin/sh
+case " \$* " in *" ext4 "*) kill -KILL \$PPID; exit 1 ;; esac
+exec $realmount "\$@"
+SH
+chmod +x "$T/shim/mount"
+set +e
+PATH=$T/shim:$PATH TMPDIR=$T/tmp "$PERF" install --runs 1 --variants none \
+	--backends stock --modes unsafe-io "$T/tree" >"$T/kill.out" 2>&1
+st=$?
+set -e
+[ $st -eq 137 ] ||
+	fail "SIGKILL before the mount: exit $st: $(cat "$T/kill.out")"
+no_loop_left "SIGKILL before the mount"
+ok "SIGKILL between mkfs and mount: no loop device left"

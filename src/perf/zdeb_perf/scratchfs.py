@@ -2,7 +2,7 @@
 """scratchfs - the same starting state for every install run.
 
   ext4   (default) a fresh ext4 per run: mkfs.ext4 in an image file in the
-         work directory, attached to a loop device and mounted
+         work directory, mounted with mount -o loop
   tmpfs  a fresh tmpfs per run: no disk, the CPU-only view
   DIR    an existing directory; before each hot run the page cache is
          dropped and the inputs are read again, so that each starts from
@@ -10,7 +10,10 @@
 
 ext4 and tmpfs need root (mount, losetup).  Every mount and loop device is
 undone after each run and by cleanup(), which the driver calls on every
-path out (also on an error, Ctrl-C or SIGTERM).
+path out (also on an error, Ctrl-C or SIGTERM).  A SIGKILL runs no
+cleanup: it can leave a mount, but the loop device has the autoclear flag
+(mount -o loop sets it), so the kernel detaches it when that mount goes,
+or at once if it was never mounted.
 """
 
 import os
@@ -105,8 +108,8 @@ class ScratchFS:
     def fresh(self):
         if self.kind == "ext4":
             self._mkfs()
-            self._attach()
-            self._mount(["-t", "ext4", self.dev, self.mnt])
+            self._mount(["-t", "ext4", "-o", "loop", self.image, self.mnt])
+            self._loop_device()
         elif self.kind == "tmpfs":
             self._mount(["-t", "tmpfs", "-o", "size=%d,mode=0755"
                          % self.size, "zdeb-perf", self.mnt])
@@ -125,7 +128,7 @@ class ScratchFS:
         if self.mnt is not None and mounted_at(self.mnt):
             self._umount()
         if self.dev is not None:
-            self._detach()
+            self._wait_detached()
         if self.image is not None and os.path.exists(self.image):
             os.unlink(self.image)
 
@@ -153,26 +156,50 @@ class ScratchFS:
         self.info["mkfs"] = " ".join(MKFS_EXT4 + ["IMAGE"])
         self.info["image_bytes"] = self.size
 
-    def _attach(self):
-        """losetup, buffered: the image's pages go through the host's
-        page cache, and a flush in the scratch file system (fsync) is an
-        fsync of the image.  With direct I/O every write would wait for
-        the disk, which on a shared machine is the other users' disk
-        too: the runs spread twice as wide."""
-        r = run_quiet(["losetup", "--find", "--show", self.image])
-        if r.returncode != 0 or not r.stdout.strip():
-            raise PerfError("losetup failed: %s" % r.stderr.strip())
-        self.dev = r.stdout.strip()
-        self.info["loop"] = "losetup (buffered: direct I/O off)"
+    def _loop_device(self):
+        """The loop device mount -o loop attached (self.dev), checked: the
+        autoclear flag set, and buffered (mount -o loop does not ask for
+        direct I/O; turned off here should it ever come on): the image's
+        pages go through the host's page cache, and a flush in the scratch
+        file system (fsync) is an fsync of the image.  With direct I/O
+        every write would wait for the disk, which on a shared machine is
+        the other users' disk too: the runs spread twice as wide."""
+        r = run_quiet(["findmnt", "-n", "-o", "SOURCE", "--mountpoint",
+                       self.mnt])
+        dev = r.stdout.strip() if r.returncode == 0 else ""
+        if not dev.startswith("/dev/loop"):
+            raise PerfError("mount -o loop %s: mounted from '%s', not a "
+                            "loop device" % (self.image, dev))
+        self.dev = dev
+        if loop_attr(dev, "autoclear") != "1":
+            raise PerfError("mount -o loop did not set the autoclear flag "
+                            "on %s" % dev)
+        if loop_attr(dev, "dio") != "0":
+            r = run_quiet(["losetup", "--direct-io=off", dev])
+            if r.returncode != 0 or loop_attr(dev, "dio") != "0":
+                raise PerfError("cannot turn direct I/O off on %s: %s"
+                                % (dev, r.stderr.strip()))
+        self.info["loop"] = "mount -o loop (autoclear; buffered: direct " \
+            "I/O off)"
 
-    def _detach(self):
+    def _wait_detached(self):
+        """After the umount: the kernel detaches the autoclear device at
+        its last close, which may come a moment later (udev probing it);
+        losetup -d if it does not."""
         dev, self.dev = self.dev, None
         for _ in range(50):
-            r = run_quiet(["losetup", "-d", dev])
-            if r.returncode == 0:
+            if not self._attached(dev):
                 return
             time.sleep(0.1)
-        raise PerfError("cannot detach %s: %s" % (dev, r.stderr.strip()))
+        r = run_quiet(["losetup", "-d", dev])
+        if self._attached(dev):
+            raise PerfError("cannot detach %s: %s" % (dev, r.stderr.strip()))
+
+    def _attached(self, dev):
+        """Is dev still attached to this image?"""
+        f = loop_attr(dev, "backing_file")
+        return f is not None and f.split(" (deleted)")[0] == \
+            os.path.realpath(self.image)
 
     # mounts
     def _mount(self, args):
@@ -203,6 +230,17 @@ class ScratchFS:
         self.info["filesystem"] = parts[1] if len(parts) > 1 else "unknown"
         self.info["mount_options"] = parts[2] if len(parts) > 2 \
             else "unknown"
+
+
+def loop_attr(dev, name):
+    """A loop device's attribute in sysfs (autoclear, dio, backing_file),
+    None when it is not attached."""
+    try:
+        with open("/sys/block/%s/loop/%s" % (os.path.basename(dev), name)) \
+                as fh:
+            return fh.read().strip()
+    except OSError:
+        return None
 
 
 def reread(paths):
