@@ -39,7 +39,7 @@ zd_zseg_layout_list(const struct zd_region *in, const char *name,
 		if (fl->n == fl->cap) {
 			size_t cap = fl->cap ? 2 * fl->cap : 16;
 
-			fi = realloc(fl->f, cap * sizeof(*fi));
+			fi = reallocarray(fl->f, cap, sizeof(*fi));
 			if (fi == NULL) {
 				zd_zseg_layout_free(fl);
 				return zd_err(err, ZD_E_NOMEM, "out of memory");

@@ -168,7 +168,7 @@ walk_push(struct walk *w, uint64_t end, bool reset_tail,
 	if (w->n == w->cap) {
 		size_t cap = w->cap ? 2 * w->cap : 64;
 
-		p = realloc(w->pc, cap * sizeof(*p));
+		p = reallocarray(w->pc, cap, sizeof(*p));
 		if (p == NULL)
 			return zd_err(err, ZD_E_NOMEM, "out of memory");
 		w->pc = p;

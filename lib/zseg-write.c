@@ -376,7 +376,8 @@ w_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 		w->inner_window = s->inner_window;
 	if (w->nseg == w->seg_cap) {
 		size_t cap = w->seg_cap ? 2 * w->seg_cap : 64;
-		struct zd_zseg_record *n = realloc(w->segs, cap * sizeof(*n));
+		struct zd_zseg_record *n = reallocarray(w->segs, cap,
+		                                           sizeof(*n));
 
 		if (n == NULL)
 			return zd_err(err, ZD_E_NOMEM, "out of memory");
@@ -449,7 +450,8 @@ submit(struct zd_zseg_writer *w, uint64_t end, bool last,
 	     b = b->next) {
 		if (s->nblk == s->blk_cap) {
 			size_t cap = s->blk_cap ? 2 * s->blk_cap : 16;
-			struct inblock **n = realloc(s->blk, cap * sizeof(*n));
+			struct inblock **n = reallocarray(s->blk, cap,
+			                                   sizeof(*n));
 
 			if (n == NULL)
 				return zd_err(err, ZD_E_NOMEM, "out of memory");
