@@ -292,16 +292,10 @@ decode_placed(unsigned threads, uint64_t max_output, bool frame_checksum,
 	struct zd_sink sink;
 	int fd, rc;
 
-	memset(&p, 0, sizeof(p));
-	p.threads = threads;
-	p.member = "data.tar.zst";
+	dec_params(&p, threads);
 	p.max_output = max_output;
 	p.frame_checksum = frame_checksum;
-	p.warn = on_warn;
-	r.fd = open(path_z, O_RDONLY);
-	ck_assert_int_ge(r.fd, 0);
-	r.off = 0;
-	ck_assert_zd_ok(zd_fd_size(r.fd, &r.len, err), err);
+	open_region(path_z, &r);
 	fd = open(path_out, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, "prefix!", 7), 7);

@@ -80,9 +80,8 @@ START_TEST(test_zseg_read_segments_standalone)
 	ck_assert_uint_eq(zd_le32(ps.z + ps.outer.size - 4),
 	                  (uint32_t)XXH64(in, len, 0));
 	/* walking the blocks finds exactly the index's boundaries */
-	r.fd = open(path_z, O_RDONLY);
-	r.off = 0;
-	r.len = ps.zlen;
+	open_region(path_z, &r);
+	ck_assert_uint_eq(r.len, ps.zlen);
 	ck_assert_zd_ok(zd_zseg_pieces_walk(&r, &ps.outer, &walked, &nwalked,
 	                                    &err), &err);
 	ck_assert_uint_eq(nwalked, ps.idx.nrec);
@@ -112,10 +111,7 @@ at_tail(struct zd_zstd_frame_info *outer, struct zd_zstd_frame_info *ixf)
 	struct zd_region r;
 	int rc;
 
-	r.fd = open(path_z, O_RDONLY);
-	ck_assert_int_ge(r.fd, 0);
-	r.off = 0;
-	ck_assert_zd_ok(zd_fd_size(r.fd, &r.len, &err), &err);
+	open_region(path_z, &r);
 	rc = zd_zseg_index_at_tail(&r, outer, ixf, &idx, &err);
 	ck_assert_msg(rc >= 0, "%s", err.msg);
 	if (rc == 1) {

@@ -473,10 +473,7 @@ START_TEST(test_zseg_write_streamed_over_4gib)
 	ck_assert_uint_eq(h.content_size, total);
 	ck_assert_uint_eq(h.header_size, 14);
 
-	memset(&dp, 0, sizeof(dp));
-	dp.threads = 2;
-	dp.member = "data.tar.zst";
-	dp.warn = on_warn;
+	dec_params(&dp, 2);
 	r.fd = fd;
 	r.off = start;
 	r.len = size;

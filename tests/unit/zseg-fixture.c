@@ -132,6 +132,26 @@ compress_to(const char *in, const char *out, enum zd_zstd_layout layout,
 	return rc;
 }
 
+void
+open_region(const char *path, struct zd_region *r)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+
+	r->fd = open(path, O_RDONLY);
+	ck_assert_msg(r->fd >= 0, "cannot open '%s'", path);
+	r->off = 0;
+	ck_assert_zd_ok(zd_fd_size(r->fd, &r->len, &err), &err);
+}
+
+void
+dec_params(struct zd_dec_params *p, unsigned threads)
+{
+	memset(p, 0, sizeof(*p));
+	p->threads = threads;
+	p->member = "data.tar.zst";
+	p->warn = on_warn;
+}
+
 int
 decode_to(const char *in, const char *out, unsigned threads,
           uint64_t max_window, uint64_t max_output, struct zd_error *err)
@@ -141,16 +161,10 @@ decode_to(const char *in, const char *out, unsigned threads,
 	struct zd_sink sink;
 	int ofd, rc;
 
-	memset(&p, 0, sizeof(p));
-	p.threads = threads;
-	p.member = "data.tar.zst";
+	dec_params(&p, threads);
 	p.max_window = max_window;
 	p.max_output = max_output;
-	p.warn = on_warn;
-	r.fd = open(in, O_RDONLY);
-	ck_assert_int_ge(r.fd, 0);
-	r.off = 0;
-	ck_assert_zd_ok(zd_fd_size(r.fd, &r.len, err), err);
+	open_region(in, &r);
 	ofd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	ck_assert_int_ge(ofd, 0);
 	sink.write = zd_sink_fd_write;
@@ -185,9 +199,7 @@ describe(const char *z, struct zd_zstd_info *info)
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_region r;
 
-	r.fd = open(z, O_RDONLY);
-	r.off = 0;
-	ck_assert_zd_ok(zd_fd_size(r.fd, &r.len, &err), &err);
+	open_region(z, &r);
 	ck_assert_zd_ok(zd_zstd_describe(&r, info, &err), &err);
 	close(r.fd);
 }
@@ -199,9 +211,8 @@ parse_output(struct parsed *ps)
 	struct zd_region r;
 
 	ps->z = zd_test_read_file(path_z, &ps->zlen);
-	r.fd = open(path_z, O_RDONLY);
-	r.off = 0;
-	r.len = ps->zlen;
+	open_region(path_z, &r);
+	ck_assert_uint_eq(r.len, ps->zlen);
 	ck_assert_zd_ok(zd_zstd_frame_walk(&r, 0, NULL, &ps->outer, NULL, NULL,
 	                                   &err), &err);
 	ck_assert_zd_ok(zd_zstd_frame_walk(&r, ps->outer.size, NULL, &ps->ixf,

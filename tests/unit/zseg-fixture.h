@@ -48,6 +48,12 @@ int decode_to(const char *in, const char *out, unsigned threads,
 bool same_files(const char *a, const char *b);
 /* z decodes to path_in's bytes with no warning. */
 void check_decodes(const char *z, unsigned threads);
+/* The whole file path as a region, its fd open; aborts the test when it
+ * cannot be opened. */
+void open_region(const char *path, struct zd_region *r);
+/* Decoder parameters: threads, member "data.tar.zst", warnings to
+ * on_warn, the rest zero (the library's defaults). */
+void dec_params(struct zd_dec_params *p, unsigned threads);
 /* zd_zstd_describe of the file z. */
 void describe(const char *z, struct zd_zstd_info *info);
 
