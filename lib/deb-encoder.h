@@ -7,8 +7,9 @@
  * (zd_cstream); with no compression the bytes go straight into the
  * member.  Only zstd's single and dpkg layouts, whose frame is made from
  * the whole input, get the stream spooled to a temporary file and
- * compressed from it at the end, as zd_compress() does.  The member is written at the output's current offset, in place
- * inside a .deb being written (lib/deb-write.h).
+ * compressed from it at the end, as zd_compress() does.  The member is
+ * written at the output's current offset, in place inside a .deb being
+ * written (lib/deb-write.h).
  */
 #ifndef ZDEB_DEB_ENCODER_H
 #define ZDEB_DEB_ENCODER_H

@@ -59,11 +59,11 @@ struct zd_comp_params {
 
 struct zd_dec_params {
 	unsigned threads;		/* >= 1 */
-	uint64_t max_window;		/* zstd window cap in bytes; 0: 128 MiB */
+	uint64_t max_window;	/* zstd window cap in bytes; 0: 128 MiB */
 	/* decoded size cap in bytes; 0: the default, zd_dec_max_output();
 	 * ZD_DEC_UNLIMITED: none, which the caller must ask for */
 	uint64_t max_output;
-	const char *member;		/* name for messages, e.g. data.tar.zst */
+	const char *member;	/* name for messages, e.g. data.tar.zst */
 	/* zstd indexed: check the frame checksum on several threads too,
 	 * where each segment's index hash already covers its bytes (what
 	 * stock readers check; costs a pass in order over all bytes) */

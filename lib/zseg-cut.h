@@ -31,8 +31,9 @@
  * first place at or after target bytes from the segment's start where a
  * reader stopping there fails (tar-cut.h): inside a regular file's data
  * and off the 512-byte grid, anywhere off the grid in an input that is
- * no tar, nowhere after a tar's end.  Either way a cut needs at least tail bytes after it
- * (else the rest stays with the last segment): 1 <= tail <= target
+ * no tar, nowhere after a tar's end.  Either way a cut needs at least
+ * tail bytes after it (else the rest stays with the last segment):
+ * 1 <= tail <= target
  * (indexed: <= max(target / 2, ZD_ZSEG_CUT_RUN)).
  */
 struct zd_zseg_cut_params {

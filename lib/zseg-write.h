@@ -50,8 +50,9 @@ int zd_zseg_compress(const struct zd_comp_params *p, int in_fd,
  * zd_zseg_writer_finish(), which gives the member's first byte in out_fd
  * (always out_fd's offset when the writer was made: nothing is left before
  * the member, so it can be written in place inside a .deb) and its size,
- * with out_fd's offset just after it, then zd_zseg_writer_free() (always).  The bytes are the
- * same as zd_zseg_compress() writes for the same input.
+ * with out_fd's offset just after it, then zd_zseg_writer_free()
+ * (always).  The bytes are the same as zd_zseg_compress() writes for the
+ * same input.
  */
 struct zd_zseg_writer;
 struct zd_zseg_writer *zd_zseg_writer_new(const struct zd_comp_params *p,

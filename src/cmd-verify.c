@@ -313,7 +313,8 @@ verify_deb(const char *path, const struct zd_cli_read *r)
 	rc = verify_member(path, &deb.control, r, &v);
 	v.keep = false;
 	found = rc == ZD_EXIT_OK ?
-	        zd_md5check_find(v.ctl.buf, v.ctl.len, &sums, &sums_len, &err) : 0;
+	        zd_md5check_find(v.ctl.buf, v.ctl.len, &sums, &sums_len,
+	                         &err) : 0;
 	if (found < 0)
 		rc = decode_error(path, &err);
 	if (found > 0)

@@ -285,7 +285,8 @@ START_TEST(test_cli_read_args_refused)
 	};
 	char *none[] = { (char *)"cat-data", NULL };
 	char *threads[] = {
-		(char *)"cat-data", (char *)"-T", (char *)"x", (char *)"a", NULL,
+		(char *)"cat-data", (char *)"-T", (char *)"x", (char *)"a",
+		NULL,
 	};
 	char *help[] = {
 		(char *)"cat-data", (char *)"--help", (char *)"a.deb", NULL,
