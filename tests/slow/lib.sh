@@ -78,3 +78,247 @@ slow_minbase() {
 		rm -f "$tarball.$$.tmp"
 	fi
 }
+
+# slow_repo_debs SUITE MIRROR R S TOOLS: the packages that TOOLS need
+# beyond a minbase chroot, as apt-get would install them, fetched with
+# "apt-get download" from MIRROR into the directory S (t9030's
+# repository).  R is the chroot (slow_minbase), left with apt's lists and
+# without /proc mounted.  Sets npkgs; skips when the mirror fails.
+slow_repo_debs() {
+	slow_minbase "$1" "$2" "$3" libarchive13,libxxhash0
+	cp /etc/resolv.conf "$3/etc/resolv.conf" 2>/dev/null || true
+	mount -t proc proc "$3/proc"
+	chroot "$3" apt-get update -q >"$T/update.log" 2>&1 || {
+		umount "$3/proc"
+		skip "apt-get update in the chroot failed: $(tail -3 "$T/update.log")"
+	}
+	chroot "$3" apt-get -s -q --no-install-recommends install $5 \
+		>"$T/sim.log" 2>&1 || {
+		umount "$3/proc"
+		fail "apt-get -s install: $(tail -5 "$T/sim.log")"
+	}
+	pkgs=$(awk '/^Inst / { v = $3; gsub(/[()]/, "", v); print $2 "=" v }' \
+		"$T/sim.log")
+	npkgs=$(echo "$pkgs" | wc -l)
+	[ "$npkgs" -ge 20 ] || {
+		umount "$3/proc"
+		fail "only $npkgs packages to fetch: $(cat "$T/sim.log")"
+	}
+	mkdir -p "$3/tmp/src"
+	chroot "$3" sh -c "cd /tmp/src && apt-get download -q $(echo $pkgs)" \
+		>"$T/download.log" 2>&1 || {
+		umount "$3/proc"
+		skip "apt-get download: $(tail -3 "$T/download.log")"
+	}
+	umount "$3/proc"
+	mv "$3/tmp/src" "$4"
+	[ "$(ls "$4"/*.deb | wc -l)" -eq "$npkgs" ] ||
+		fail "downloaded $(ls "$4" | wc -l) of $npkgs"
+}
+
+# slow_repo_subset S N DIR: the N packages of S around the median size
+# (real packages, none of the largest) copied to DIR; for the tests that
+# convert a repository several times over.
+slow_repo_subset() {
+	mkdir -p "$3"
+	total=$(ls "$1"/*.deb | wc -l)
+	from=$(((total - $2) / 2))
+	[ "$from" -ge 0 ] || from=0
+	ls -S "$1"/*.deb | tail -n +$((from + 1)) | head -n "$2" |
+		while read -r f; do cp "$f" "$3/"; done
+}
+
+# slow_free_port: a TCP port of 127.0.0.1 free now (the kernel's pick).
+slow_free_port() {
+	python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# slow_pids: the PIDs of the daemons the slow_*_start functions started,
+# which slow_stop_daemons kills (TERM, then KILL after 10 s); call it
+# from the test's EXIT trap.
+slow_pids=
+slow_stop_daemons() {
+	for p in $slow_pids; do
+		kill "$p" 2>/dev/null || true
+	done
+	for p in $slow_pids; do
+		i=0
+		while kill -0 "$p" 2>/dev/null && [ "$i" -lt 100 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		kill -9 "$p" 2>/dev/null || true
+	done
+	slow_pids=
+}
+
+# slow_slurm_start DIR: a one-node Slurm cluster on 127.0.0.1 from
+# Debian's packages (munged, slurmctld, slurmd in the foreground, in the
+# background, their PIDs in slow_pids), its key, configuration, state and
+# logs in DIR, on ports free now.  Exports SLURM_CONF (sbatch, squeue and
+# scancel then talk to it); the node "localhost" has 2 CPUs and memory
+# for 2 tasks of zdeb-repo.sbatch.  Returns 1 (the reason in
+# DIR/why) when it is not up and idle within 60 s.
+slow_slurm_start() {
+	sd=$1
+	mkdir -p "$sd/state" "$sd/spool" "$sd/log" "$sd/out"
+	chmod 700 "$sd"
+	for c in munged slurmctld slurmd sbatch squeue scancel sinfo; do
+		command -v "$c" >/dev/null 2>&1 ||
+			{ echo "$c not installed" >"$sd/why"; return 1; }
+	done
+	head -c 1024 /dev/urandom >"$sd/munge.key"
+	chmod 400 "$sd/munge.key"
+	munged -F --force --key-file="$sd/munge.key" \
+		--socket="$sd/munge.sock" --pid-file="$sd/munged.pid" \
+		--log-file="$sd/log/munged.log" --seed-file="$sd/munged.seed" \
+		>"$sd/log/munged.out" 2>&1 &
+	slow_pids="$slow_pids $!"
+	mem=$(awk '/^MemTotal:/ { m = int($2 / 1024 / 2)
+		print (m > 8192 ? 8192 : m) }' /proc/meminfo)
+	p1=$(slow_free_port)
+	p2=$(slow_free_port)
+	cat >"$sd/slurm.conf" <<CONF
+ClusterName=zdebtest
+SlurmctldHost=localhost(127.0.0.1)
+SlurmctldPort=$p1
+SlurmdPort=$p2
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$sd/munge.sock
+CredType=cred/munge
+StateSaveLocation=$sd/state
+SlurmdSpoolDir=$sd/spool
+SlurmctldPidFile=$sd/slurmctld.pid
+SlurmdPidFile=$sd/slurmd.pid
+SlurmctldLogFile=$sd/log/slurmctld.log
+SlurmdLogFile=$sd/log/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core_Memory
+MpiDefault=none
+SwitchType=switch/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+ReturnToService=2
+SchedulerParameters=defer
+SchedulerTimeSlice=5
+MinJobAge=300
+NodeName=localhost NodeAddr=127.0.0.1 NodeHostname=localhost CPUs=2 RealMemory=$mem State=UNKNOWN
+PartitionName=zdeb Nodes=localhost Default=YES MaxTime=INFINITE State=UP
+CONF
+	export SLURM_CONF="$sd/slurm.conf"
+	i=0
+	while [ ! -S "$sd/munge.sock" ]; do
+		i=$((i + 1))
+		[ "$i" -lt 100 ] || { echo "munged: $(tail -3 \
+			"$sd/log/munged.log" "$sd/log/munged.out" 2>&1)" \
+			>"$sd/why"; return 1; }
+		sleep 0.1
+	done
+	slurmctld -D -i -f "$sd/slurm.conf" >"$sd/log/slurmctld.out" 2>&1 &
+	slow_pids="$slow_pids $!"
+	slurmd -D -N localhost -f "$sd/slurm.conf" >"$sd/log/slurmd.out" 2>&1 &
+	slow_pids="$slow_pids $!"
+	i=0
+	until [ "$(sinfo -h -n localhost -o %t 2>/dev/null)" = idle ]; do
+		i=$((i + 1))
+		[ "$i" -lt 120 ] || { echo "node not idle in 60 s ($(sinfo \
+			-h -o %t 2>&1)): $(tail -3 "$sd/log/slurmctld.log" \
+			"$sd/log/slurmd.log" 2>&1)" >"$sd/why"; return 1; }
+		sleep 0.5
+	done
+}
+
+# slow_nginx_start DIR ROOT PORT: Debian's nginx (nginx-light) serving
+# ROOT on 127.0.0.1:PORT, configuration, logs and temporary files in DIR,
+# in the foreground, in the background (its PID in slow_pids).  Returns
+# 1 (the reason in DIR/why) when it does not answer within 10 s.
+slow_nginx_start() {
+	nd=$1
+	mkdir -p "$nd/tmp"
+	cat >"$nd/nginx.conf" <<CONF
+daemon off;
+master_process off;
+worker_processes 1;
+pid $nd/nginx.pid;
+error_log $nd/error.log;
+events { worker_connections 64; }
+http {
+	access_log $nd/access.log;
+	client_body_temp_path $nd/tmp/body;
+	proxy_temp_path $nd/tmp/proxy;
+	fastcgi_temp_path $nd/tmp/fastcgi;
+	uwsgi_temp_path $nd/tmp/uwsgi;
+	scgi_temp_path $nd/tmp/scgi;
+	default_type application/octet-stream;
+	server {
+		listen 127.0.0.1:$3;
+		root $2;
+		autoindex on;
+	}
+}
+CONF
+	command -v nginx >/dev/null 2>&1 ||
+		{ echo "nginx not installed" >"$nd/why"; return 1; }
+	nginx -p "$nd" -c "$nd/nginx.conf" >"$nd/nginx.out" 2>&1 &
+	slow_pids="$slow_pids $!"
+	i=0
+	until curl -fsS -o /dev/null "http://127.0.0.1:$3/" 2>/dev/null; do
+		i=$((i + 1))
+		[ "$i" -lt 100 ] || { echo "nginx: $(cat "$nd/nginx.out" \
+			"$nd/error.log" 2>&1 | tail -3)" >"$nd/why"; return 1; }
+		sleep 0.1
+	done
+}
+
+# slow_check_index DST [N]: every stanza of every Packages index under
+# DST/dists names a file of DST whose size and SHA-256 are its Size and
+# SHA256 (apt's download check); fails naming the first that does not,
+# or when the indexes list no package (or not N when N is given).
+slow_check_index() {
+	python3 - "$1" "${2:-}" >"$T/index-check" 2>&1 <<'PY' ||
+import glob, hashlib, os, sys
+dst, want = sys.argv[1], sys.argv[2]
+n = 0
+idx = glob.glob(os.path.join(dst, "dists/*/*/binary-*/Packages"))
+if not idx:
+    sys.exit("no Packages index under %s/dists" % dst)
+for p in idx:
+    for st in open(p, encoding="utf-8").read().split("\n\n"):
+        f = dict(l.split(": ", 1) for l in st.splitlines()
+                 if ": " in l and not l.startswith(" "))
+        if not f:
+            continue
+        n += 1
+        path = os.path.join(dst, f["Filename"])
+        try:
+            data = open(path, "rb").read()
+        except OSError as e:
+            sys.exit("%s: %s: %s" % (p, f["Filename"], e))
+        if len(data) != int(f["Size"]):
+            sys.exit("%s: %s is %d bytes, Size: %s" %
+                     (p, f["Filename"], len(data), f["Size"]))
+        if hashlib.sha256(data).hexdigest() != f["SHA256"]:
+            sys.exit("%s: %s: SHA256 differs from the index" %
+                     (p, f["Filename"]))
+if n == 0 or (want and n != int(want)):
+    sys.exit("the indexes list %d packages, expected %s" % (n, want or ">0"))
+print(n)
+PY
+	fail "index check: $(cat "$T/index-check")"
+}
+
+# slow_pool_sums DST: "SHA-256  path" of every file under DST/pool,
+# sorted by path (to compare two conversions byte for byte).
+slow_pool_sums() {
+	(cd "$1" && find pool -type f | LC_ALL=C sort | xargs -r sha256sum)
+}
+
+# slow_results_count DST: how many job results DST holds.
+slow_results_count() {
+	ls "$1/.zdeb-repo/results" 2>/dev/null | grep -c '\.json$' || true
+}
