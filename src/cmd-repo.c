@@ -922,7 +922,7 @@ make_package(const struct zd_repo_job *j, const char *tmp, unsigned threads,
 	struct zd_deb deb = { .fd = -1 };
 	struct zd_comp_params cp = j->comp;
 	struct zd_dec_params dp;
-	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, NULL };
+	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, NULL, true };
 	struct zd_recompress_result rr;
 	char why[600];
 
