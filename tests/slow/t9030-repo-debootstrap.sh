@@ -7,10 +7,12 @@
 # mirror of the host's apt sources.  zdeb repo plan, run --jobs 2 and
 # finish (signed with a throwaway key, install-time estimate from
 # zdeb-perf) convert them to zstd indexed; the repository is then the only
-# apt source, as a file: URI, of two copies of the chroot: one with zdeb
-# integrated as dpkg-deb, one with the stock dpkg-deb (which reads the
-# indexed layout).  In both, apt-get update && apt-get install of the
-# tools must succeed, dpkg --verify must be clean and the tools must run.
+# apt source of two copies of the chroot: one with zdeb integrated as
+# dpkg-deb, reading it as a file: URI, one with the stock dpkg-deb (which
+# reads the indexed layout), fetching it over http from Debian's nginx
+# started by the test on 127.0.0.1 (signed-by, InRelease checked).  In
+# both, apt-get update && apt-get install of the tools must succeed,
+# dpkg --verify must be clean and the tools must run.
 # The report is printed (README quotes it); ZDEB_REPO_KEEP=DIR keeps it
 # with the job list and results.
 #
@@ -31,27 +33,12 @@ TOOLS=${ZDEB_REPO_TOOLS:-"python3 curl file jq bc zstd patch tree less gpg rsync
 
 R=$T/chroot
 R2=$T/chroot-stock
-trap 'for r in "$R" "$R2"; do umount "$r/proc" 2>/dev/null || true; done
+trap 'slow_stop_daemons
+      for r in "$R" "$R2"; do umount "$r/proc" 2>/dev/null || true; done
       gpgconf --kill gpg-agent 2>/dev/null || true
       rm -rf --one-file-system "$T"' EXIT
-slow_minbase "$SUITE" "$MIRROR" "$R" libarchive13,libxxhash0
-cp /etc/resolv.conf "$R/etc/resolv.conf" 2>/dev/null || true
-mount -t proc proc "$R/proc"
-chroot "$R" apt-get update -q >"$T/update.log" 2>&1 ||
-	skip "apt-get update in the chroot failed: $(tail -3 "$T/update.log")"
-# What the tools need beyond minbase, as apt-get would install it.
-chroot "$R" apt-get -s -q --no-install-recommends install $TOOLS \
-	>"$T/sim.log" 2>&1 || fail "apt-get -s install: $(tail -5 "$T/sim.log")"
-pkgs=$(awk '/^Inst / { v = $3; gsub(/[()]/, "", v); print $2 "=" v }' "$T/sim.log")
-npkgs=$(echo "$pkgs" | wc -l)
-[ "$npkgs" -ge 20 ] || fail "only $npkgs packages to fetch: $(cat "$T/sim.log")"
-mkdir -p "$R/tmp/src"
-chroot "$R" sh -c "cd /tmp/src && apt-get download -q $(echo $pkgs)" \
-	>"$T/download.log" 2>&1 || skip "apt-get download: $(tail -3 "$T/download.log")"
 S=$T/src
-mv "$R/tmp/src" "$S"
-[ "$(ls "$S"/*.deb | wc -l)" -eq "$npkgs" ] || fail "downloaded $(ls "$S" | wc -l) of $npkgs"
-umount "$R/proc"
+slow_repo_debs "$SUITE" "$MIRROR" "$R" "$S" "$TOOLS"
 cp -a "$R" "$R2"
 ok "$npkgs real packages from the mirror ($(du -sk "$S" | cut -f1) KiB) for: $TOOLS"
 
@@ -84,14 +71,13 @@ grep -q "^packages: $npkgs: $npkgs converted (zstd -19 indexed), 0 kept, 0 faile
 	fail "report: $(cat "$T/stdout")"
 ok "repo plan, run --jobs 2, finish --sign: $npkgs converted, none failed"
 
-# install_from_repo ROOT WHAT: the repository as ROOT's only apt source,
-# then apt-get update && apt-get install of the tools.
+# install_from_repo ROOT WHAT URI: the repository at URI as ROOT's only
+# apt source, then apt-get update && apt-get install of the tools.
 install_from_repo() {
-	mkdir -p "$1/srv" "$1/etc/apt/keyrings"
-	cp -a "$D" "$1/srv/repo"
+	mkdir -p "$1/etc/apt/keyrings"
 	gpg --export "$key" >"$1/etc/apt/keyrings/zdeb-test.gpg" 2>/dev/null
 	rm -f "$1/etc/apt/sources.list.d/"*
-	echo "deb [signed-by=/etc/apt/keyrings/zdeb-test.gpg] file:/srv/repo stable main" \
+	echo "deb [signed-by=/etc/apt/keyrings/zdeb-test.gpg] $3 stable main" \
 		>"$1/etc/apt/sources.list"
 	mount -t proc proc "$1/proc"
 	chroot "$1" apt-get update -q >"$T/u.log" 2>&1 ||
@@ -118,9 +104,23 @@ install -m 755 "$ZDEB" "$R/usr/local/bin/zdeb"
 expect_status 0 "$ZDEB" integrate install --root "$R" --zdeb /usr/local/bin/zdeb
 [ "$(readlink "$R/usr/bin/dpkg-deb")" = /usr/local/bin/zdeb ] ||
 	fail "not integrated: $(ls -l "$R/usr/bin/dpkg-deb")"
-install_from_repo "$R" "zdeb integrated"
+mkdir -p "$R/srv"
+cp -a "$D" "$R/srv/repo"
+install_from_repo "$R" "zdeb integrated" file:/srv/repo
 ok "zdeb integrated: apt-get update && install $TOOLS from the file: repository; dpkg --verify clean; they run"
 
 [ ! -L "$R2/usr/bin/dpkg-deb" ] || fail "the stock chroot has zdeb"
-install_from_repo "$R2" "stock dpkg-deb"
-ok "stock dpkg-deb: the same repository installs the same way (zstd indexed is one frame to it)"
+# Served as users are served: Debian's nginx on 127.0.0.1 (the chroot
+# shares the host's network), apt's http method, InRelease checked
+# against the key given by signed-by.
+port=$(slow_free_port)
+slow_nginx_start "$T/nginx" "$D" "$port" ||
+	fail "nginx does not start: $(cat "$T/nginx/why")"
+install_from_repo "$R2" "stock dpkg-deb over http" "http://127.0.0.1:$port/"
+grep -q "Get:[0-9]* http://127.0.0.1:$port stable InRelease" "$T/u.log" ||
+	fail "apt-get update did not fetch InRelease: $(cat "$T/u.log")"
+grep -q '"GET /dists/stable/InRelease HTTP/1.1" 200 ' "$T/nginx/access.log" ||
+	fail "nginx did not serve InRelease: $(cat "$T/nginx/access.log")"
+ndeb=$(grep -c '"GET /pool/[^ ]*\.deb HTTP/1.1" 200 ' "$T/nginx/access.log" || true)
+[ "$ndeb" -ge 10 ] || fail "nginx served $ndeb packages: $(cat "$T/nginx/access.log")"
+ok "stock dpkg-deb: the same repository, served by nginx on 127.0.0.1:$port, installs the same way over http (InRelease checked with signed-by, $ndeb packages fetched; zstd indexed is one frame to it)"
