@@ -127,6 +127,10 @@ struct zd_repo_result {
 	char *error;		/* FAILED: why */
 	uint64_t in_bytes;	/* the input */
 	uint64_t out_bytes;	/* the output; 0 when failed */
+	char out_sha256[65];	/* its SHA-256, hex; "" when failed (or
+				 * a result of before they were kept) */
+	bool redone;		/* made again: the output there did not
+				 * match its result */
 	uint64_t tar_bytes;	/* both tars, when converted */
 	double wall_s, cpu_s;	/* of the run that made the output */
 	char *host;
@@ -147,8 +151,10 @@ int zd_repo_result_write(const struct zd_repo_job *j,
                          const struct zd_repo_result *r, FILE *f,
                          struct zd_error *err);
 /*
- * Saves the result line of j atomically (a temporary file renamed) to
- * zd_repo_result_path(j).  Returns 0, or -1 with err set (ZD_E_IO).
+ * Saves the result line of j durably (lib/fdio.h's zd_outfile: written,
+ * fsynced, renamed, the directory fsynced) to zd_repo_result_path(j).
+ * The caller makes the output durable first: a result on disk always
+ * speaks of an output on disk.  Returns 0, or -1 with err set (ZD_E_IO).
  */
 int zd_repo_result_save(const struct zd_repo_job *j,
                         const struct zd_repo_result *r, struct zd_error *err);
@@ -159,6 +165,66 @@ int zd_repo_result_save(const struct zd_repo_job *j,
 int zd_repo_result_load(const struct zd_repo_job *j, struct zd_repo_result *r,
                         struct zd_error *err);
 void zd_repo_result_free(struct zd_repo_result *r);
+
+/*
+ * Checks j's output against r, a result that says converted or kept: it
+ * is a regular file of r->out_bytes bytes and, when hash, its SHA-256 is
+ * r->out_sha256 (a result without one does not match).  Returns 1 when
+ * it matches, 0 when not (why gets "'PATH': MSG", MSG as "0 bytes, its
+ * result says 47274" or "missing"), -1 with err set (ZD_E_NOMEM, ZD_E_IO
+ * reading it).
+ */
+int zd_repo_output_check(const struct zd_repo_job *j,
+                         const struct zd_repo_result *r, bool hash,
+                         char *why, size_t whysize, struct zd_error *err);
+
+/* A job list read whole: each line parsed. */
+struct zd_repo_jobs {
+	struct zd_repo_job *v;
+	size_t n;
+};
+
+/*
+ * Reads and parses every line of the job list at path, each line's index
+ * its line number from 0.  Returns 0 (free with zd_repo_jobs_free), or -1
+ * with err set: ZD_E_IO, ZD_E_NOMEM, ZD_E_FORMAT "'PATH' line N: MSG".
+ */
+int zd_repo_jobs_load(const char *path, struct zd_repo_jobs *jobs,
+                      struct zd_error *err);
+void zd_repo_jobs_free(struct zd_repo_jobs *jobs);
+
+/* "DST/.zdeb-repo/NAME" ("DST/.zdeb-repo" for ""), malloc'd; NULL out of
+ * memory. */
+char *zd_repo_state_path(const char *dst, const char *name);
+/* mkdir -p path (mode 0755).  Returns 0, or -1 with err set (ZD_E_IO
+ * "cannot create directory 'DIR'", ZD_E_USAGE path too long). */
+int zd_repo_mkdirs(const char *path, struct zd_error *err);
+
+/*
+ * What an archive to convert holds, for a projection: from an apt
+ * Packages index (path; ".gz"/".xz" as zd_repo_packages_read), its
+ * packages, their Size and their Installed-Size (KiB, the tar bytes
+ * they unpack to, near enough); or from a size ("100G", suffixes as
+ * zd_parse_size), that size of .debs and no count.
+ */
+struct zd_repo_archive {
+	uint64_t packages;	/* 0 when given as a size */
+	uint64_t deb_bytes;	/* Size summed, or the size given */
+	uint64_t tar_bytes;	/* Installed-Size * 1024 summed; 0 when
+				 * given as a size */
+};
+/* arg is a file when one is there, else a size.  Returns 0, or -1 with
+ * err set (as zd_repo_packages_read; ZD_E_USAGE neither a file nor a
+ * size). */
+int zd_repo_archive_read(const char *arg, struct zd_repo_archive *a,
+                         struct zd_error *err);
+
+/*
+ * Hours for tar_bytes of conversion at rate tar bytes per CPU-second on k
+ * workers of one core each, the work spread evenly (no I/O, no queueing,
+ * no stragglers: a lower bound).  rate > 0, k > 0.
+ */
+double zd_repo_project_hours(uint64_t tar_bytes, double rate, unsigned k);
 
 /*
  * Reads an apt Packages index (path ends in "Packages", ".gz" or ".xz")

@@ -24,13 +24,47 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/deb-repo.h"
 #include "lib/dpkg-pkginfo.h"
 #include "lib/fdio.h"
 #include "lib/numparse.h"
 #include "lib/spawn.h"
 #include "src/cmd.h"
 #include "src/msg.h"
-#include "src/repo.h"
+
+static const char usage_text[] =
+"Usage: zdeb repo finish [--sign KEYID] [--partial] [--perf-sample N]\n"
+"                        [--perf-runs N] [--project FILE|SIZE] [--json] DST\n"
+"\n"
+"Check every output of DST's job list against its result (size and\n"
+"SHA-256), index them with apt-ftparchive (Packages, Contents, Release,\n"
+"signed with gpg --local-user KEYID when --sign is given), and report\n"
+"what the conversion bought.  Indexes are made under temporary names and\n"
+"put in place only when every check passed: a failed, missing or\n"
+"mismatching job, an apt-ftparchive error or warning, or a tool asked for\n"
+"that cannot run, is exit status 1 or 2 with no index written, unless\n"
+"--partial (index the rest, list what was left out).  --perf-sample N:\n"
+"an install-time estimate from zdeb-perf on N packages (default 3; 0:\n"
+"none).  --project: the throughput measured here (tar MB per CPU-second)\n"
+"applied to an archive, a Packages index or a size, on 1, 16 and 256\n"
+"workers.  See zdeb(1).\n";
+
+/* mkdir -p path (NULL: out of memory); prints the error. */
+static int
+mkdirs(const char *path)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+
+	if (path == NULL) {
+		zd_msg_error("out of memory");
+		return -1;
+	}
+	if (zd_repo_mkdirs(path, &err) < 0) {
+		zd_msg_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
 
 /* One job with its result. */
 struct item {
@@ -297,7 +331,7 @@ make_index_dir(const char *dst, const char *suite, const char *comp,
 		zd_msg_error("out of memory");
 		return -1;
 	}
-	rc = zd_repo_mkdirs(dir);
+	rc = mkdirs(dir);
 	free(dir);
 	return rc;
 }
@@ -332,7 +366,7 @@ write_list(const struct report *rep, const char *suite, const char *comp,
 		goto out;
 	}
 	*strrchr(dir, '/') = '\0';
-	if (zd_repo_mkdirs(dir) < 0 ||
+	if (mkdirs(dir) < 0 ||
 	    make_index_dir(rep->dst, suite, comp, arch) < 0)
 		goto out;
 	f = fopen(path, "we");
@@ -602,7 +636,7 @@ write_indexes(struct report *rep)
 	{
 		char *cache = zd_repo_state_path(rep->dst, "cache");
 
-		if (cache == NULL || zd_repo_mkdirs(cache) < 0) {
+		if (cache == NULL || mkdirs(cache) < 0) {
 			free(cache);
 			goto out;
 		}
@@ -1195,7 +1229,7 @@ static const struct option finish_longopts[] = {
 };
 
 int
-zd_repo_finish(int argc, char **argv)
+cmd_repo_finish(int argc, char **argv)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_repo_jobs jobs = { NULL, 0 };
@@ -1225,7 +1259,7 @@ zd_repo_finish(int argc, char **argv)
 			break;
 		case ZD_OPT_JSON: json = true; break;
 		case 'v': zd_verbose++; break;
-		case 'h': fputs(zd_repo_usage, stdout); return ZD_EXIT_OK;
+		case 'h': fputs(usage_text, stdout); return ZD_EXIT_OK;
 		default:
 			return zd_msg_usage("repo", "unknown option '%s'",
 			                    argv[optind - 1]);
@@ -1240,8 +1274,15 @@ zd_repo_finish(int argc, char **argv)
 	}
 	rep.dst = dst;
 	jobs_path = zd_repo_state_path(dst, "jobs.jsonl");
-	if (jobs_path == NULL || zd_repo_jobs_load(jobs_path, &jobs) < 0 ||
-	    load_results(&rep, &jobs) < 0)
+	if (jobs_path == NULL) {
+		zd_msg_error("out of memory");
+		goto out;
+	}
+	if (zd_repo_jobs_load(jobs_path, &jobs, &err) < 0) {
+		zd_msg_error("%s", err.msg);
+		goto out;
+	}
+	if (load_results(&rep, &jobs) < 0)
 		goto out;
 	for (size_t i = 0; i < jobs.n; i++) {
 		if (strcmp(jobs.v[i].dst, dst) != 0) {

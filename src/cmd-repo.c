@@ -10,7 +10,7 @@
  * was killed when.  Outputs and results are named by content: several
  * processes, on one machine or many sharing DST, can run any lines at
  * once, and the same line twice, without locks.  finish is in
- * cmd-repo-finish.c.
+ * cmd-repo-finish.c; what both read and write is lib/deb-repo.h.
  */
 #include "config.h"
 
@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +30,13 @@
 #include <unistd.h>
 
 #include "lib/deb-member.h"
+#include "lib/deb-repo.h"
 #include "lib/deb-recompress.h"
 #include "lib/numparse.h"
 #include "src/cmd.h"
 #include "src/msg.h"
-#include "src/repo.h"
 
-const char zd_repo_usage[] =
+static const char usage_text[] =
 "Usage: zdeb repo plan [OPTIONS] SRC DST\n"
 "       zdeb repo run [--index N | --jobs N] [-T N] JOBS\n"
 "       zdeb repo finish [--sign KEYID] [--partial] [--perf-sample N]\n"
@@ -69,110 +70,21 @@ const char zd_repo_usage[] =
 "       (--perf-sample, default 3; 0: none).  It writes no index while a\n"
 "       job is failed or not run, unless --partial (exit status 1).\n";
 
-char *
-zd_repo_state_path(const char *dst, const char *name)
-{
-	char *p;
-
-	if (asprintf(&p, "%s/%s%s%s", dst, ZD_REPO_STATE_DIR,
-	             name[0] != '\0' ? "/" : "", name) < 0) {
-		zd_msg_error("out of memory");
-		return NULL;
-	}
-	return p;
-}
-
-int
-zd_repo_mkdirs(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t n = strlen(path);
-
-	if (n >= sizeof(buf)) {
-		zd_msg_error("'%s': path too long", path);
-		return -1;
-	}
-	memcpy(buf, path, n + 1);
-	for (char *p = buf + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		{
-			char c = *p;
-
-			*p = '\0';
-			if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
-				zd_msg_error("cannot create directory '%s': "
-				             "%s", buf, strerror(errno));
-				return -1;
-			}
-			*p = c;
-			if (c == '\0')
-				return 0;
-		}
-	}
-}
-
-int
-zd_repo_jobs_load(const char *path, struct zd_repo_jobs *jobs)
+/* mkdir -p path (NULL: out of memory); prints the error. */
+static int
+mkdirs(const char *path)
 {
 	struct zd_error err = ZD_ERROR_INIT;
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0, lineno = 0;
-	ssize_t len;
-	int rc = 0;
 
-	memset(jobs, 0, sizeof(*jobs));
-	if (f == NULL) {
-		zd_msg_error("cannot open '%s': %s", path, strerror(errno));
+	if (path == NULL) {
+		zd_msg_error("out of memory");
 		return -1;
 	}
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		struct zd_repo_job *v;
-
-		lineno++;
-		v = reallocarray(jobs->v, jobs->n + 1, sizeof(*v));
-		if (v == NULL) {
-			zd_msg_error("out of memory");
-			rc = -1;
-			break;
-		}
-		jobs->v = v;
-		if (zd_repo_job_parse(line, (size_t)len, &v[jobs->n],
-		                      &err) < 0) {
-			zd_msg_error("'%s' line %zu: %s", path, lineno,
-			             err.msg);
-			rc = -1;
-			break;
-		}
-		if (v[jobs->n].index != jobs->n) {
-			zd_msg_error("'%s' line %zu: index %ju, not %zu", path,
-			             lineno, (uintmax_t)v[jobs->n].index,
-			             jobs->n);
-			zd_repo_job_free(&v[jobs->n]);
-			rc = -1;
-			break;
-		}
-		jobs->n++;
+	if (zd_repo_mkdirs(path, &err) < 0) {
+		zd_msg_error("%s", err.msg);
+		return -1;
 	}
-	if (rc == 0 && ferror(f)) {
-		zd_msg_error("cannot read '%s': %s", path, strerror(errno));
-		rc = -1;
-	}
-	free(line);
-	fclose(f);
-	if (rc < 0)
-		zd_repo_jobs_free(jobs);
-	return rc;
-}
-
-void
-zd_repo_jobs_free(struct zd_repo_jobs *jobs)
-{
-	for (size_t i = 0; i < jobs->n; i++)
-		zd_repo_job_free(&jobs->v[i]);
-	free(jobs->v);
-	memset(jobs, 0, sizeof(*jobs));
+	return 0;
 }
 
 /* plan ------------------------------------------------------------- */
@@ -646,8 +558,8 @@ plain_name(const char *s, bool slash_ok)
 	       (slash_ok || strchr(s, '/') == NULL) && strstr(s, "..") == NULL;
 }
 
-int
-zd_repo_plan(int argc, char **argv)
+static int
+repo_plan(int argc, char **argv)
 {
 	struct zd_cli_comp raw = { .default_zstd_level = 19 };
 	struct plan pl;
@@ -670,7 +582,7 @@ zd_repo_plan(int argc, char **argv)
 		case ZD_OPT_COMPONENT: component = optarg; break;
 		case ZD_OPT_JSON: json = true; break;
 		case 'v': zd_verbose++; break;
-		case 'h': fputs(zd_repo_usage, stdout); return ZD_EXIT_OK;
+		case 'h': fputs(usage_text, stdout); return ZD_EXIT_OK;
 		default:
 			return zd_msg_usage("repo", "unknown option '%s'",
 			                    argv[optind - 1]);
@@ -690,7 +602,7 @@ zd_repo_plan(int argc, char **argv)
 		zd_msg_error("'%s': %s", argv[optind], strerror(errno));
 		return ZD_EXIT_ERROR;
 	}
-	if (zd_repo_mkdirs(argv[optind + 1]) < 0)
+	if (mkdirs(argv[optind + 1]) < 0)
 		goto out;
 	dst = realpath(argv[optind + 1], NULL);
 	if (dst == NULL || stat(dst, &pl.dst_st) < 0) {
@@ -752,7 +664,7 @@ zd_repo_plan(int argc, char **argv)
 	{
 		char *state = zd_repo_state_path(dst, "");
 
-		if (state == NULL || zd_repo_mkdirs(state) < 0) {
+		if (state == NULL || mkdirs(state) < 0) {
 			free(state);
 			goto out;
 		}
@@ -821,29 +733,45 @@ output_path(const struct zd_repo_job *j)
 }
 
 /*
- * 1 when j is done (its output is there and its result says converted or
- * kept; r filled), 0 when it is to run, -1 on an error (printed).
+ * 1 when j is done: its result says converted or kept and its output
+ * matches it (size; SHA-256 too when hash), r filled.  0 when it is to
+ * run; *redo then says whether a result said done over an output that
+ * does not match (said on stderr).  -1 on an error (printed).
  */
 static int
-job_done(const struct zd_repo_job *j, struct zd_repo_result *r)
+job_done(const struct zd_repo_job *j, bool hash, struct zd_repo_result *r,
+         bool *redo)
 {
 	struct zd_error err = ZD_ERROR_INIT;
-	char *out = output_path(j);
-	struct stat st;
+	char why[PATH_MAX + 128];
 	int rc;
 
-	if (out == NULL)
-		return -1;
+	*redo = false;
 	rc = zd_repo_result_load(j, r, &err);
-	if (rc < 0)
+	if (rc < 0) {
 		zd_msg_warn("%s: running the job again", err.msg);
-	if (rc > 0 && (r->verdict == ZD_REPO_FAILED ||
-	               stat(out, &st) < 0 || !S_ISREG(st.st_mode))) {
-		zd_repo_result_free(r);
-		rc = 0;
+		return 0;
 	}
-	free(out);
-	return rc > 0;
+	if (rc == 0)
+		return 0;
+	if (r->verdict == ZD_REPO_FAILED) {
+		zd_repo_result_free(r);
+		return 0;
+	}
+	rc = zd_repo_output_check(j, r, hash, why, sizeof(why), &err);
+	if (rc < 0) {
+		zd_msg_error("%s", err.msg);
+		zd_repo_result_free(r);
+		return -1;
+	}
+	if (rc == 0) {
+		zd_msg_warn("job %ju: %s: its output does not match its "
+		            "result: running it again", (uintmax_t)j->index,
+		            why);
+		zd_repo_result_free(r);
+		*redo = true;
+	}
+	return rc;
 }
 
 /* Cuts path at its last '/'; returns it. */
@@ -857,48 +785,46 @@ dirname_of(char *path)
 	return path;
 }
 
-/* Copies the file in to a new file out (O_EXCL). */
+/* Copies the file in to out, durably (lib/fdio.h's zd_outfile). */
 static int
 copy_file(const char *in, const char *out, char *why, size_t whysize)
 {
 	static char buf[1 << 16];
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_outfile o = ZD_OUTFILE_INIT;
 	int ifd = open(in, O_RDONLY | O_CLOEXEC);
-	int ofd = ifd < 0 ? -1 :
-	          open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	int rc = -1;
 
-	if (ifd < 0 || ofd < 0) {
-		snprintf(why, whysize, "cannot open '%s': %s",
-		         ifd < 0 ? in : out, strerror(errno));
-		goto out;
-	}
-	for (;;) {
-		ssize_t n = read(ifd, buf, sizeof(buf));
-		struct zd_error err = ZD_ERROR_INIT;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(why, whysize, "cannot read '%s': %s", in,
-			         strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		if (zd_write_all(ofd, buf, (size_t)n, &err) < 0) {
-			snprintf(why, whysize, "'%s': %s", out, err.msg);
-			goto out;
-		}
-	}
-	rc = 0;
-out:
-	if (ofd >= 0 && close(ofd) < 0 && rc == 0) {
-		snprintf(why, whysize, "cannot write '%s': %s", out,
+	if (ifd < 0) {
+		snprintf(why, whysize, "cannot open '%s': %s", in,
 		         strerror(errno));
-		rc = -1;
+		return -1;
 	}
-	if (ifd >= 0)
-		close(ifd);
+	if (zd_outfile_open(&o, out, 0644, &err) < 0)
+		goto fail;
+	for (;;) {
+		ssize_t n = zd_read_full(ifd, buf, sizeof(buf), &err);
+
+		if (n < 0) {
+			zd_err_prefix(&err, "cannot read '%s'", in);
+			goto fail;
+		}
+		if (n > 0 && zd_write_all(o.fd, buf, (size_t)n, &err) < 0) {
+			zd_err_prefix(&err, "cannot write '%s'", out);
+			goto fail;
+		}
+		if ((size_t)n < sizeof(buf))
+			break;
+	}
+	if (zd_outfile_commit(&o, out, true, &err) < 0)
+		goto fail;
+	rc = 0;
+	goto out;
+fail:
+	snprintf(why, whysize, "%s", err.msg);
+out:
+	zd_outfile_abort(&o);
+	close(ifd);
 	return rc;
 }
 
@@ -960,19 +886,19 @@ make_package(const struct zd_repo_job *j, const char *tmp, unsigned threads,
  * W_FAILED (recorded), or W_ERROR (printed; nothing recorded).
  */
 static int
-run_job(const struct zd_repo_job *j, unsigned threads,
+run_job(const struct zd_repo_job *j, unsigned threads, bool redone,
         struct zd_repo_result *r)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	double t0 = now_s(), c0 = cpu_s();
 	char host[256] = "", sha[65], *tmp = NULL, *out = NULL, *dir;
 	const char *key_dir, *slash;
-	struct stat st;
 	uint64_t size;
 	int rc = W_ERROR;
 
 	memset(r, 0, sizeof(*r));
 	gethostname(host, sizeof(host) - 1);
+	r->redone = redone;
 	r->index = j->index;
 	r->in_bytes = j->size;
 	r->host = strdup(host);
@@ -985,7 +911,7 @@ run_job(const struct zd_repo_job *j, unsigned threads,
 	while (key_dir > j->output && key_dir[-1] != '/')
 		key_dir--;
 	dir = zd_repo_state_path(j->dst, "tmp");
-	if (dir == NULL || zd_repo_mkdirs(dir) < 0 ||
+	if (dir == NULL || mkdirs(dir) < 0 ||
 	    asprintf(&tmp, "%s/%.*s-%s.%s.%ld", dir,
 	             (int)(slash - key_dir), key_dir, slash + 1, host,
 	             (long)getpid()) < 0) {
@@ -995,7 +921,7 @@ run_job(const struct zd_repo_job *j, unsigned threads,
 	}
 	free(dir);
 	dir = zd_repo_state_path(j->dst, "results");
-	if (dir == NULL || zd_repo_mkdirs(dir) < 0) {
+	if (dir == NULL || mkdirs(dir) < 0) {
 		free(dir);
 		goto out;
 	}
@@ -1015,9 +941,12 @@ run_job(const struct zd_repo_job *j, unsigned threads,
 
 		if (v != ZD_EXIT_OK) {
 			fail(r, "verify", zd_msg_last());
+		} else if (zd_repo_sha256_file(tmp, r->out_sha256, &size,
+		                               &err) < 0) {
+			fail(r, "publish", err.msg);
 		} else if ((dir = strdup(out)) == NULL ||
-		           zd_repo_mkdirs(dirname_of(dir)) < 0 ||
-		           stat(tmp, &st) < 0 || rename(tmp, out) < 0) {
+		           mkdirs(dirname_of(dir)) < 0 ||
+		           rename(tmp, out) < 0) {
 			char why[PATH_MAX + 64];
 
 			snprintf(why, sizeof(why), "cannot rename to '%s': %s",
@@ -1026,9 +955,14 @@ run_job(const struct zd_repo_job *j, unsigned threads,
 			free(dir);
 		} else {
 			free(dir);
-			r->out_bytes = (uint64_t)st.st_size;
+			r->out_bytes = size;
+			/* the file was synced when made: its name now */
+			if (zd_fsync_parent(out, &err) < 0)
+				fail(r, "publish", err.msg);
 		}
 	}
+	if (r->verdict == ZD_REPO_FAILED)
+		r->out_sha256[0] = '\0';
 	if (r->verdict == ZD_REPO_FAILED)
 		unlink(tmp);
 	r->wall_s = now_s() - t0;
@@ -1056,11 +990,15 @@ print_result(const struct zd_repo_job *j, const struct zd_repo_result *r)
 
 struct tally {
 	size_t converted, kept, skipped, failed;
+	size_t redone;	/* of converted and kept: the output there did
+			 * not match its result */
 };
 
 static void
 count(struct tally *t, const struct zd_repo_result *r)
 {
+	if (!r->skipped && r->verdict != ZD_REPO_FAILED && r->redone)
+		t->redone++;
 	if (r->skipped)
 		t->skipped++;
 	else if (r->verdict == ZD_REPO_CONVERTED)
@@ -1071,19 +1009,71 @@ count(struct tally *t, const struct zd_repo_result *r)
 		t->failed++;
 }
 
+/*
+ * Removes from DST/.zdeb-repo/tmp/ what runs on this host killed before
+ * they finished left: "KEY-NAME.HOST.PID", and its ".zdeb-XXXXXX"
+ * temporaries, whose PID is no process here.  Other hosts' files are
+ * left to their own reruns and to finish.
+ */
+static void
+clean_tmp(const struct zd_repo_job *j)
+{
+	char *dir = zd_repo_state_path(j->dst, "tmp");
+	char host[256] = "";
+	DIR *d = dir != NULL ? opendir(dir) : NULL;
+	struct dirent *de;
+	size_t n = 0;
+
+	gethostname(host, sizeof(host) - 1);
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		char name[NAME_MAX + 1], *tag, *dot, *end;
+		long pid;
+
+		snprintf(name, sizeof(name), "%s", de->d_name);
+		tag = strstr(name, ZD_OUTFILE_TAG);
+		if (tag != NULL)
+			*tag = '\0';
+		dot = strrchr(name, '.');
+		if (dot == NULL || dot == name)
+			continue;
+		errno = 0;
+		pid = strtol(dot + 1, &end, 10);
+		if (*end != '\0' || end == dot + 1 || errno != 0 || pid <= 0)
+			continue;
+		*dot = '\0';
+		/* HOST may hold dots: the host is what ends at the PID */
+		if (strlen(name) <= strlen(host) ||
+		    strcmp(name + strlen(name) - strlen(host), host) != 0 ||
+		    name[strlen(name) - strlen(host) - 1] != '.')
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+			n++;
+	}
+	if (d != NULL)
+		closedir(d);
+	if (n > 0)
+		zd_msg_info("removed %zu temporary files of killed runs from "
+		            "'%s'", n, dir);
+	free(dir);
+}
+
 /* Runs or skips j in this process; prints its result line. */
 static int
-run_here(const struct zd_repo_job *j, unsigned threads, struct tally *t)
+run_here(const struct zd_repo_job *j, unsigned threads, bool hash,
+         struct tally *t)
 {
 	struct zd_repo_result r;
-	int rc = job_done(j, &r);
+	bool redo;
+	int rc = job_done(j, hash, &r, &redo);
 
 	if (rc < 0)
 		return W_ERROR;
 	if (rc > 0) {
 		r.skipped = true;
 	} else {
-		rc = run_job(j, threads, &r);
+		rc = run_job(j, threads, redo, &r);
 		if (rc == W_ERROR) {
 			zd_repo_result_free(&r);
 			return rc;
@@ -1148,7 +1138,7 @@ wait_status(int ws)
 /* Every job on a pool of n forked workers. */
 static int
 run_pool(const struct zd_repo_jobs *jobs, unsigned n, unsigned threads,
-         struct tally *t)
+         bool hash, struct tally *t)
 {
 	struct worker *w = calloc(n, sizeof(*w));
 	size_t next = 0, busy = 0;
@@ -1163,7 +1153,8 @@ run_pool(const struct zd_repo_jobs *jobs, unsigned n, unsigned threads,
 		while (busy < n && next < jobs->n) {
 			const struct zd_repo_job *j = &jobs->v[next];
 			struct zd_repo_result r;
-			int done = job_done(j, &r);
+			bool redo;
+			int done = job_done(j, hash, &r, &redo);
 			size_t slot;
 			pid_t pid;
 
@@ -1191,7 +1182,7 @@ run_pool(const struct zd_repo_jobs *jobs, unsigned n, unsigned threads,
 			}
 			if (pid == 0) {
 				struct zd_repo_result cr;
-				int c = run_job(j, threads, &cr);
+				int c = run_job(j, threads, redo, &cr);
 
 				zd_repo_result_free(&cr);
 				fflush(NULL);
@@ -1234,19 +1225,21 @@ static const struct option run_longopts[] = {
 	{ "index", required_argument, NULL, ZD_OPT_INDEX },
 	{ "jobs", required_argument, NULL, ZD_OPT_JOBS },
 	{ "threads", required_argument, NULL, 'T' },
+	{ "verify-hash", no_argument, NULL, ZD_OPT_VERIFY_HASH },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-int
-zd_repo_run(int argc, char **argv)
+static int
+repo_run(int argc, char **argv)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_repo_jobs jobs;
-	struct tally t = { 0, 0, 0, 0 };
+	struct tally t = { 0, 0, 0, 0, 0 };
 	long long index = -1, workers = 0;
 	unsigned threads = 0;
+	bool hash = false;
 	int opt, rc;
 
 	optind = 1;
@@ -1268,8 +1261,9 @@ zd_repo_run(int argc, char **argv)
 			if (zd_cli_parse_threads("repo", optarg, &threads) < 0)
 				return ZD_EXIT_ERROR;
 			break;
+		case ZD_OPT_VERIFY_HASH: hash = true; break;
 		case 'v': zd_verbose++; break;
-		case 'h': fputs(zd_repo_usage, stdout); return ZD_EXIT_OK;
+		case 'h': fputs(usage_text, stdout); return ZD_EXIT_OK;
 		default:
 			return zd_msg_usage("repo", "unknown option '%s'",
 			                    argv[optind - 1]);
@@ -1280,8 +1274,10 @@ zd_repo_run(int argc, char **argv)
 	if (index >= 0 && workers > 0)
 		return zd_msg_usage("repo", "run: --index and --jobs exclude "
 		                    "each other");
-	if (zd_repo_jobs_load(argv[optind], &jobs) < 0)
+	if (zd_repo_jobs_load(argv[optind], &jobs, &err) < 0) {
+		zd_msg_error("%s", err.msg);
 		return ZD_EXIT_ERROR;
+	}
 	if (index >= 0) {
 		if ((uint64_t)index >= jobs.n) {
 			zd_msg_error("index %lld out of range: '%s' has %zu "
@@ -1290,18 +1286,22 @@ zd_repo_run(int argc, char **argv)
 			zd_repo_jobs_free(&jobs);
 			return ZD_EXIT_ERROR;
 		}
+		clean_tmp(&jobs.v[index]);
 		rc = run_here(&jobs.v[index], threads ? threads :
-		              zd_cli_ncpus(), &t);
+		              zd_cli_ncpus(), hash, &t);
 	} else {
 		unsigned n = workers > 0 ? (unsigned)workers : zd_cli_ncpus();
 
 		if (threads == 0)
 			threads = zd_cli_ncpus() / n > 0 ?
 			          zd_cli_ncpus() / n : 1;
-		rc = run_pool(&jobs, n, threads, &t);
+		if (jobs.n > 0)
+			clean_tmp(&jobs.v[0]);
+		rc = run_pool(&jobs, n, threads, hash, &t);
 		zd_msg_info("%zu jobs: %zu converted, %zu kept, %zu done "
-		            "before, %zu failed", jobs.n, t.converted, t.kept,
-		            t.skipped, t.failed);
+		            "before, %zu redone (output did not match its "
+		            "result), %zu failed", jobs.n, t.converted, t.kept,
+		            t.skipped, t.redone, t.failed);
 	}
 	zd_repo_jobs_free(&jobs);
 	return rc == W_DONE ? ZD_EXIT_OK :
@@ -1316,15 +1316,15 @@ cmd_repo(int argc, char **argv)
 	if (sub == NULL)
 		return zd_msg_usage("repo", "expected plan, run or finish");
 	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
-		fputs(zd_repo_usage, stdout);
+		fputs(usage_text, stdout);
 		return ZD_EXIT_OK;
 	}
 	if (strcmp(sub, "plan") == 0)
-		return zd_repo_plan(argc - 1, argv + 1);
+		return repo_plan(argc - 1, argv + 1);
 	if (strcmp(sub, "run") == 0)
-		return zd_repo_run(argc - 1, argv + 1);
+		return repo_run(argc - 1, argv + 1);
 	if (strcmp(sub, "finish") == 0)
-		return zd_repo_finish(argc - 1, argv + 1);
+		return cmd_repo_finish(argc - 1, argv + 1);
 	return zd_msg_usage("repo", "unknown subcommand '%s' (plan, run, "
 	                    "finish)", sub);
 }
