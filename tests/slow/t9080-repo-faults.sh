@@ -14,7 +14,14 @@
 #  - two "zdeb repo run --jobs 2" at once on one job list, and with them
 #    a Slurm array of contrib/repo/zdeb-repo.sbatch over the same list
 #    when Slurm starts here (slow_slurm_start; said so when it does not).
-# A fault holds when, after it, no pool file differs from the
+#  - zdeb build and recompress with OUT on a full tmpfs, over a file-size
+#    limit (prlimit --fsize: EFBIG) and killed (SIGKILL) at 4 random
+#    moments, each with no file at OUT and with one there; zdeb extract
+#    into a full tmpfs and over a file-size limit.  These hold when OUT
+#    is the file there before (or nothing) or the whole new package,
+#    never a part, nothing is left beside it after an error, and the
+#    error is an exit status, not a signal.
+# A repo fault holds when, after it, no pool file differs from the
 # reference's (a path holds the whole package or nothing), "zdeb repo
 # finish --partial" indexes only whole files (every Packages stanza's Size
 # and SHA256 those of its file), and after runs to the end the pool is
@@ -29,7 +36,7 @@
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (debootstrap, chroot, mount)"
-need debootstrap chroot apt-ftparchive python3 setsid mount awk
+need debootstrap chroot apt-ftparchive python3 setsid mount awk prlimit dpkg-deb
 export ZDEB
 C=${ZDEB_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/contrib/repo
 m=$(slow_mirror) || exit 77
@@ -182,7 +189,7 @@ ok "SIGKILL of repo run --jobs 2: $((KILLS - ended)) kills during the run ($ende
 
 # 2. ENOSPC: DST on a tmpfs of half the pool's size, then of enough.
 pool_kb=$(du -sk "$T/ref/pool" | cut -f1)
-mkdir "$T/small"
+mkdir -p "$T/small"
 mount -t tmpfs -o size=$((pool_kb / 2))k zdeb-enospc "$T/small"
 expect_status 0 "$ZDEB" repo plan "$S" "$T/small/dst"
 set +e
@@ -280,6 +287,151 @@ if [ -n "$slurm" ]; then
 	[ "$nout" -eq "$N" ] ||
 		fail "the Slurm array ran $nout of $N tasks: $(ls "$T/slurm/out")"
 fi
+
+# 5. zdeb build and recompress (OUT on a full tmpfs, under a file-size
+# limit, SIGKILL at random moments; with no file at OUT and with one
+# there, which must be kept) and extract (full, limited): never a
+# partial .deb at OUT, no temporary left beside it after a failure.
+BIG=$(ls -S "$T/all"/*.deb | sed -n 8p)
+start=$(date +%s%N)
+expect_status 0 "$ZDEB" recompress "$BIG" "$T/clean-recompress.deb"
+recompress_ms=$((($(date +%s%N) - start) / 1000000))
+mkdir "$T/tree"
+dpkg-deb -R "$BIG" "$T/tree"
+start=$(date +%s%N)
+expect_status 0 "$ZDEB" build "$T/tree" "$T/clean-build.deb"
+build_ms=$((($(date +%s%N) - start) / 1000000))
+expect_status 0 "$ZDEB" build "$T/tree" "$T/clean-build2.deb"
+cmp -s "$T/clean-build.deb" "$T/clean-build2.deb" ||
+	fail "zdeb build of one tree twice differs"
+OLD=$(ls -S "$T/all"/*.deb | tail -1)
+mkdir "$T/out"
+
+# one CMD OUT: zdeb CMD writing OUT.
+one() {
+	case $1 in
+	build) "$ZDEB" build "$T/tree" "$2" ;;
+	recompress) "$ZDEB" recompress "$BIG" "$2" ;;
+	esac
+}
+in_build=$T/tree in_recompress=$BIG
+
+# out_ok DIR PRE CLEAN LEFTOVERS: "" when DIR holds only x.deb, and it
+# is PRE's copy (the file there before) or CLEAN, or nothing when PRE is
+# "" ("-" for either); LEFTOVERS "yes" lets other files be.
+out_ok() {
+	if [ -f "$1/x.deb" ]; then
+		if [ -n "$2" ] && cmp -s "$1/x.deb" "$2"; then
+			:
+		elif [ -n "$3" ] && cmp -s "$1/x.deb" "$3"; then
+			:
+		else
+			echo "a partial or foreign x.deb ($(stat -c %s "$1/x.deb") bytes)"
+			return
+		fi
+	elif [ -n "$2" ]; then
+		echo "the file there before is gone"
+		return
+	fi
+	[ "$4" = yes ] ||
+	[ -z "$(ls -A "$1" | grep -vx x.deb)" ] ||
+		echo "left beside it: $(ls -A "$1" | grep -vx x.deb)"
+}
+
+for cmd in recompress build; do
+	clean=$T/clean-$cmd.deb
+	size=$(stat -c %s "$clean")
+	for pre in "" "$OLD"; do
+		there=${pre:+, a file already there}
+		# ENOSPC
+		mkdir -p "$T/small"
+		mount -t tmpfs -o size=$((size / 2 / 1024 + $(stat -c %s "$OLD") / 1024 + 8))k \
+			zdeb-enospc "$T/small"
+		[ -z "$pre" ] || cp "$pre" "$T/small/x.deb"
+		set +e
+		one "$cmd" "$T/small/x.deb" >"$T/one.out" 2>&1
+		st=$?
+		set -e
+		why=
+		[ "$st" -ne 0 ] && [ "$st" -lt 128 ] ||
+			why="exit $st on a full file system: $(tail -2 "$T/one.out")"
+		[ -n "$why" ] || why=$(out_ok "$T/small" "$pre" "" no)
+		fault_result "zdeb $cmd, OUT on a full tmpfs$there (exit $st)" "$why"
+		umount "$T/small"
+		rmdir "$T/small"
+		# EFBIG
+		rm -rf "$T/out" && mkdir "$T/out"
+		[ -z "$pre" ] || cp "$pre" "$T/out/x.deb"
+		set +e
+		eval "in=\$in_$cmd"
+		prlimit --fsize=$((size / 2)) "$ZDEB" "$cmd" "$in" "$T/out/x.deb" \
+			>"$T/one.out" 2>&1
+		st=$?
+		set -e
+		why=
+		[ "$st" -ne 0 ] && [ "$st" -lt 128 ] ||
+			why="exit $st over the file-size limit: $(tail -2 "$T/one.out")"
+		[ -n "$why" ] || why=$(out_ok "$T/out" "$pre" "" no)
+		fault_result "zdeb $cmd, over a file-size limit of $((size / 2)) bytes$there (exit $st)" "$why"
+		# SIGKILL at 4 random moments (within 70 % of the time a
+		# clean run took), then one run to the end.
+		rm -rf "$T/out" && mkdir "$T/out"
+		[ -z "$pre" ] || cp "$pre" "$T/out/x.deb"
+		seed=$((SEED + ${#cmd} + ${#pre}))
+		for frac in $(awk -v seed="$seed" 'BEGIN { srand(seed)
+			for (i = 0; i < 4; i++) printf "%.3f\n", 0.7 * rand() }'); do
+			eval "ms=\$${cmd}_ms in=\$in_$cmd"
+			delay=$(awk -v f="$frac" -v ms="$ms" \
+				'BEGIN { printf "%.3f", f * ms / 1000 }')
+			setsid "$ZDEB" "$cmd" "$in" "$T/out/x.deb" \
+				>"$T/one.out" 2>&1 </dev/null &
+			bg=$!
+			sleep "$delay"
+			kill -9 "-$bg" 2>/dev/null || true
+			set +e
+			wait "$bg"
+			st=$?
+			set -e
+			bg=
+			why=$(out_ok "$T/out" "$pre" "$clean" yes)
+			if [ "$st" -eq 137 ]; then
+				fault_result "zdeb $cmd, SIGKILL at $delay s$there" "$why"
+			else
+				echo "# zdeb $cmd, SIGKILL at $delay s: it had ended (exit $st)" >&2
+				[ -z "$why" ] || fault_result "zdeb $cmd after kills" "$why"
+			fi
+		done
+		set +e
+		one "$cmd" "$T/out/x.deb" >"$T/one.out" 2>&1
+		st=$?
+		set -e
+		why=
+		[ "$st" -eq 0 ] || why="exit $st: $(tail -2 "$T/one.out")"
+		[ -n "$why" ] || why=$(out_ok "$T/out" "" "$clean" no)
+		fault_result "zdeb $cmd run to the end after the kills$there" "$why"
+	done
+done
+
+# extract: DIR on a full tmpfs, and over a file-size limit.
+mkdir -p "$T/small"
+mount -t tmpfs -o size=256k zdeb-enospc "$T/small"
+set +e
+"$ZDEB" extract "$BIG" "$T/small/x" >"$T/one.out" 2>&1
+st=$?
+set -e
+why=
+[ "$st" -ne 0 ] && [ "$st" -lt 128 ] ||
+	why="exit $st on a full file system: $(tail -2 "$T/one.out")"
+fault_result "zdeb extract, DIR on a full tmpfs (exit $st)" "$why"
+umount "$T/small"
+set +e
+prlimit --fsize=32768 "$ZDEB" extract "$BIG" "$T/x" >"$T/one.out" 2>&1
+st=$?
+set -e
+why=
+[ "$st" -ne 0 ] && [ "$st" -lt 128 ] ||
+	why="exit $st over a file-size limit: $(tail -2 "$T/one.out")"
+fault_result "zdeb extract over a file-size limit of 32 KiB (exit $st)" "$why"
 
 echo "# faults tried: $tried, held: $held" >&2
 [ "$held" -eq "$tried" ] || fail "$((tried - held)) of $tried faults did not hold (seed $SEED):$broke"
