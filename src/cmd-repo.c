@@ -1009,6 +1009,29 @@ count(struct tally *t, const struct zd_repo_result *r)
 		t->failed++;
 }
 
+/* Is pid a process here that has not ended (a zombie has)? */
+static bool
+pid_alive(pid_t pid)
+{
+	char path[64], buf[256], *rp;
+	FILE *f;
+	size_t n;
+
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return true;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "PID (COMM) STATE ...": COMM may hold ')' */
+	rp = strrchr(buf, ')');
+	return rp == NULL || rp[1] != ' ' ||
+	       (rp[2] != 'Z' && rp[2] != 'X');
+}
+
 /*
  * Removes from DST/.zdeb-repo/tmp/ what runs on this host killed before
  * they finished left: "KEY-NAME.HOST.PID", and its ".zdeb-XXXXXX"
@@ -1046,7 +1069,7 @@ clean_tmp(const struct zd_repo_job *j)
 		    strcmp(name + strlen(name) - strlen(host), host) != 0 ||
 		    name[strlen(name) - strlen(host) - 1] != '.')
 			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (pid_alive((pid_t)pid))
 			continue;
 		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
 			n++;

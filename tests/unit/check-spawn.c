@@ -33,7 +33,7 @@ END_TEST
 START_TEST(test_spawn_pipe_and_status)
 {
 	const struct zd_spawn_opts o = {
-		ZD_SPAWN_NULL, ZD_SPAWN_PIPE, ZD_SPAWN_NULL
+		ZD_SPAWN_NULL, ZD_SPAWN_PIPE, ZD_SPAWN_NULL, -1
 	};
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_spawn sp;
@@ -53,7 +53,7 @@ END_TEST
 START_TEST(test_spawn_not_runnable)
 {
 	const struct zd_spawn_opts o = {
-		ZD_SPAWN_NULL, ZD_SPAWN_NULL, ZD_SPAWN_NULL
+		ZD_SPAWN_NULL, ZD_SPAWN_NULL, ZD_SPAWN_NULL, -1
 	};
 	char *missing[] = { (char *)"zdeb-no-such-program-here", NULL };
 	char *path[] = { (char *)"/nonexistent/zdeb", NULL };
@@ -74,7 +74,7 @@ END_TEST
 START_TEST(test_spawn_pipe_refused)
 {
 	const struct zd_spawn_opts o = {
-		ZD_SPAWN_PIPE, ZD_SPAWN_NULL, ZD_SPAWN_NULL
+		ZD_SPAWN_PIPE, ZD_SPAWN_NULL, ZD_SPAWN_NULL, -1
 	};
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_spawn sp;
