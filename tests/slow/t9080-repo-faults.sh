@@ -4,11 +4,14 @@
 # same way, tests/slow/lib.sh slow_repo_debs) are converted once cleanly
 # (the reference), then under each fault:
 #  - SIGKILL to the process group of "zdeb repo run --jobs 2" at random
-#    moments (ZDEB_FAULT_KILLS, default 30: each after a random fraction,
-#    drawn with awk's srand from ZDEB_FAULT_SEED, default the time,
-#    printed, of what a clean run of the jobs left takes), in chains of
-#    up to 10 kills on one destination before a run to the end;
+#    moments (ZDEB_FAULT_KILLS, default 30: each once a random share of
+#    the jobs left is done, plus a random delay of up to 0.5 s, drawn
+#    with awk's srand from ZDEB_FAULT_SEED, default the time, printed), in
+#    chains of up to 10 kills on one destination before a run to the end;
 #  - DST on a tmpfs too small for the pool (ENOSPC), then made larger;
+#  - what a power loss can leave after a finish (an output cut to zero
+#    bytes, one cut to half, one gone): finish without a rerun must fail
+#    naming them, the index left as it was, and the rerun redo them;
 #  - DST made read-only (a read-only bind mount) while the run works,
 #    then writable again;
 #  - two "zdeb repo run --jobs 2" at once on one job list, and with them
@@ -124,24 +127,32 @@ complete_ok() {
 
 # 1. SIGKILL at random moments.
 echo "# SIGKILL: $KILLS kills, seed $SEED (ZDEB_FAULT_SEED=$SEED to replay)" >&2
-# Each a fraction of the time a clean run would take for the jobs left.
+# Each kill: after a random share of the jobs left is done, a random
+# delay of up to 0.5 s more (within a job's conversion, or between).
 awk -v seed="$SEED" -v k="$KILLS" 'BEGIN { srand(seed)
-	for (i = 0; i < k; i++) printf "%.3f\n", rand() }' >"$T/delays"
+	for (i = 0; i < k; i++) printf "%.3f %.3f\n", rand(), rand() / 2 }' \
+	>"$T/delays"
 D=$T/kill
 chain=0 i=0 pending= ended=0
 exec 3<"$T/delays"
-while read -r frac <&3; do
+while read -r frac delay <&3; do
 	i=$((i + 1))
 	if [ ! -d "$D" ]; then
 		chain=$((chain + 1))
 		expect_status 0 "$ZDEB" repo plan "$S" "$D"
 	fi
-	left=$((N - $(slow_results_count "$D")))
-	delay=$(awk -v f="$frac" -v ms="$full_ms" -v l="$left" -v n="$N" \
-		'BEGIN { printf "%.3f", f * ms * l / n / 1000 }')
+	have=$(slow_results_count "$D")
+	want=$(awk -v f="$frac" -v h="$have" -v n="$N" \
+		'BEGIN { print h + int(f * (n - h)) }')
 	setsid "$ZDEB" repo run --jobs 2 "$D/.zdeb-repo/jobs.jsonl" \
 		>"$T/kill.out" 2>&1 </dev/null &
 	bg=$!
+	w=0
+	while [ "$(slow_results_count "$D")" -lt "$want" ] &&
+	      kill -0 "$bg" 2>/dev/null && [ "$w" -lt 3000 ]; do
+		sleep 0.02
+		w=$((w + 1))
+	done
 	sleep "$delay"
 	kill -9 "-$bg" 2>/dev/null || true
 	set +e
@@ -150,11 +161,11 @@ while read -r frac <&3; do
 	set -e
 	bg=
 	if [ "$st" -eq 137 ]; then
-		what="kill $i (chain $chain) at $delay s, $(slow_results_count "$D") results"
+		what="kill $i (chain $chain) at $want results + $delay s, $(slow_results_count "$D") results"
 	else
 		# Not a fault: the run had ended (its own exit status).
 		ended=$((ended + 1))
-		echo "# kill $i (chain $chain) at $delay s: the run had ended (exit $st)" >&2
+		echo "# kill $i (chain $chain) at $want results + $delay s: the run had ended (exit $st)" >&2
 		[ "$st" -eq 0 ] || fault_result "run after kills" \
 			"exit $st: $(tail -3 "$T/kill.out")"
 		what=
@@ -183,7 +194,7 @@ while read -r frac <&3; do
 	fi
 done
 exec 3<&-
-[ $((KILLS - ended)) -ge $((KILLS / 3)) ] ||
+[ $((KILLS - ended)) -ge $((KILLS / 2)) ] ||
 	fail "only $((KILLS - ended)) of $KILLS kills came before the run's end"
 ok "SIGKILL of repo run --jobs 2: $((KILLS - ended)) kills during the run ($ended came after its end) in $chain chains, seed $SEED"
 
@@ -206,6 +217,38 @@ mount -o remount,size=$((pool_kb * 4 + 4096))k "$T/small"
 [ -n "$why" ] || why=$(complete_ok "$T/small/dst")
 fault_result "ENOSPC: DST on a tmpfs of $((pool_kb / 2)) KiB (exit $st), then larger" "$why"
 umount "$T/small"
+
+# 2b. What a power loss can leave: after a finish, one output cut to zero
+# bytes, one cut to half, one deleted.  finish without a rerun must fail
+# naming them and leave the indexes as they were; the rerun must redo
+# the three.
+D=$T/cut
+expect_status 0 "$ZDEB" repo plan "$S" "$D"
+expect_status 0 "$ZDEB" repo run --jobs 2 "$D/.zdeb-repo/jobs.jsonl"
+expect_status 0 "$ZDEB" repo finish --perf-sample 0 "$D"
+cp "$D/dists/stable/main/binary-amd64/Packages" "$T/packages.before"
+set -- $(cd "$D" && find pool -name '*.deb' | LC_ALL=C sort | head -3)
+: >"$D/$1"
+head -c $(($(stat -c %s "$D/$2") / 2)) "$D/$2" >"$T/half"
+cat "$T/half" >"$D/$2"
+rm "$D/$3"
+set +e
+"$ZDEB" repo finish --perf-sample 0 "$D" >"$T/cut.out" 2>&1
+st=$?
+set -e
+why=
+[ "$st" -ne 0 ] || why="finish exited 0 over a cut and a missing output"
+for f in "$1" "$2" "$3"; do
+	[ -n "$why" ] || grep -qF "$(basename "$f")" "$T/cut.out" ||
+		why="finish does not name $f: $(cat "$T/cut.out")"
+done
+[ -n "$why" ] ||
+	cmp -s "$T/packages.before" "$D/dists/stable/main/binary-amd64/Packages" ||
+	why="finish (exit $st) changed the Packages index"
+[ -n "$why" ] || why=$(complete_ok "$D")
+[ -n "$why" ] || [ "$(grep -c 'did not match\|does not match' "$T/rerun.out")" -ge 3 ] ||
+	why="the rerun does not say it redid the three: $(cat "$T/rerun.out")"
+fault_result "outputs cut to 0 bytes and to half and one deleted after a finish: finish exit $st naming them, then rerun" "$why"
 
 # 3. A read-only DST, made so while the run works.
 D=$T/ro
