@@ -135,10 +135,28 @@ s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
 # slow_pids: the PIDs of the daemons the slow_*_start functions started,
-# which slow_stop_daemons kills (TERM, then KILL after 10 s); call it
-# from the test's EXIT trap.
+# which slow_stop_daemons kills (TERM, then KILL after 10 s), having
+# cancelled the jobs of the Slurm that slow_slurm_start started, if any
+# (slurmd leaves its running jobs to their slurmstepd); call it from the
+# test's EXIT trap.  slow_traps: INT, TERM and HUP exit, so that the EXIT
+# trap runs in every shell.
 slow_pids=
+slow_slurm=
+slow_traps() {
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+}
 slow_stop_daemons() {
+	if [ -n "$slow_slurm" ]; then
+		scancel --quiet --full --user=root 2>/dev/null || true
+		i=0
+		while [ -n "$(squeue -h 2>/dev/null)" ] && [ "$i" -lt 100 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		slow_slurm=
+	fi
 	for p in $slow_pids; do
 		kill "$p" 2>/dev/null || true
 	done
@@ -221,6 +239,7 @@ CONF
 	done
 	slurmctld -D -i -f "$sd/slurm.conf" >"$sd/log/slurmctld.out" 2>&1 &
 	slow_pids="$slow_pids $!"
+	slow_slurm=$sd
 	slurmd -D -N localhost -f "$sd/slurm.conf" >"$sd/log/slurmd.out" 2>&1 &
 	slow_pids="$slow_pids $!"
 	i=0

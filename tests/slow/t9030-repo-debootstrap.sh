@@ -33,6 +33,7 @@ TOOLS=${ZDEB_REPO_TOOLS:-"python3 curl file jq bc zstd patch tree less gpg rsync
 
 R=$T/chroot
 R2=$T/chroot-stock
+slow_traps
 trap 'slow_stop_daemons
       for r in "$R" "$R2"; do umount "$r/proc" 2>/dev/null || true; done
       gpgconf --kill gpg-agent 2>/dev/null || true

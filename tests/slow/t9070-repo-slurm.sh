@@ -31,6 +31,7 @@ slow_probe "$MIRROR/dists/$SUITE/Release"
 TOOLS=${ZDEB_REPO_TOOLS:-"python3 curl file jq bc zstd patch tree less gpg rsync"}
 N=${ZDEB_SLURM_PKGS:-10}
 
+slow_traps
 trap 'slow_stop_daemons
       [ -z "${ppid:-}" ] || kill -9 "-$ppid" 2>/dev/null || true
       umount "$T/chroot/proc" 2>/dev/null || true

@@ -51,6 +51,7 @@ N=${ZDEB_FAULT_PKGS:-12}
 KILLS=${ZDEB_FAULT_KILLS:-30}
 SEED=${ZDEB_FAULT_SEED:-$(date +%s)}
 
+slow_traps
 trap 'slow_stop_daemons
       for p in ${bg:-}; do kill -9 "-$p" 2>/dev/null || true; done
       for d in "$T/ro" "$T/small"; do umount "$d" 2>/dev/null || true; done
