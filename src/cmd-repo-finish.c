@@ -787,6 +787,38 @@ list_count(const struct report *rep, const char *suite, const char *comp,
 	return n;
 }
 
+/* Checks the staged Packages index of suite, comp and arch.  0 or -1
+ * (printed). */
+static int
+check_index(const struct report *rep, const char *suite, const char *comp,
+            const char *arch)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct pkg_check pc = { rep, NULL, 0, 0 };
+	size_t want = list_count(rep, suite, comp, arch);
+	char *p;
+	int rc = 0;
+
+	if (asprintf(&p, "%s/dists/%s/%s/binary-%s/Packages", rep->stage,
+	             suite, comp, arch) < 0) {
+		zd_msg_error("out of memory");
+		return -1;
+	}
+	pc.path = p;
+	if (zd_repo_packages_read(p, check_stanza, &pc, &err) < 0) {
+		zd_msg_error("apt-ftparchive did not write a readable index: "
+		             "%s", err.msg);
+		rc = -1;
+	} else if (pc.bad > 0 || pc.stanzas != want) {
+		zd_msg_error("'%s': %zu packages, %zu expected, %zu not "
+		             "matching their results", p, pc.stanzas, want,
+		             pc.bad);
+		rc = -1;
+	}
+	free(p);
+	return rc;
+}
+
 /*
  * Checks each staged Packages index: there, one stanza per output its
  * list has, each stanza's Size and SHA256 those of the output's result
@@ -795,42 +827,14 @@ list_count(const struct report *rep, const char *suite, const char *comp,
 static int
 check_packages(const struct report *rep, const struct suite *s, size_t n)
 {
-	struct zd_error err = ZD_ERROR_INIT;
 	int rc = 0;
 
-	for (size_t k = 0; k < n; k++) {
-		for (size_t c = 0; c < s[k].n_comps; c++) {
-			for (size_t a = 0; a < s[k].n_archs; a++) {
-				struct pkg_check pc = { rep, NULL, 0, 0 };
-				size_t want = list_count(rep, s[k].name,
-				                         s[k].comps[c],
-				                         s[k].archs[a]);
-				char *p;
-
-				if (asprintf(&p, "%s/dists/%s/%s/binary-%s/"
-				             "Packages", rep->stage, s[k].name,
-				             s[k].comps[c], s[k].archs[a]) < 0) {
-					zd_msg_error("out of memory");
-					return -1;
-				}
-				pc.path = p;
-				if (zd_repo_packages_read(p, check_stanza, &pc,
-				                          &err) < 0) {
-					zd_msg_error("apt-ftparchive did not "
-					             "write a readable index: "
-					             "%s", err.msg);
+	for (size_t k = 0; k < n; k++)
+		for (size_t c = 0; c < s[k].n_comps; c++)
+			for (size_t a = 0; a < s[k].n_archs; a++)
+				if (check_index(rep, s[k].name, s[k].comps[c],
+				                s[k].archs[a]) < 0)
 					rc = -1;
-				} else if (pc.bad > 0 || pc.stanzas != want) {
-					zd_msg_error("'%s': %zu packages, %zu "
-					             "expected, %zu not matching "
-					             "their results", p, pc.stanzas,
-					             want, pc.bad);
-					rc = -1;
-				}
-				free(p);
-			}
-		}
-	}
 	return rc;
 }
 
