@@ -178,6 +178,34 @@ int zd_repo_output_check(const struct zd_repo_job *j,
                          const struct zd_repo_result *r, bool hash,
                          char *why, size_t whysize, struct zd_error *err);
 
+/*
+ * Where a run makes j's package before it is verified and published:
+ * "DST/.zdeb-repo/tmp/KEY-NAME@HOST.PID" (KEY and NAME the output's key
+ * directory and file name; a host name has no '@').  malloc'd, or NULL
+ * (out of memory).
+ */
+char *zd_repo_tmp_path(const struct zd_repo_job *j, const char *host,
+                       long pid);
+/*
+ * Whether name, a file in DST/.zdeb-repo/tmp/, is one zd_repo_tmp_path
+ * made on host (or a writer's "NAME.zdeb-XXXXXX" temporary of one): then
+ * true with *pid its process.
+ */
+bool zd_repo_tmp_owner(const char *name, const char *host, long *pid);
+
+/*
+ * Publishes j's verified package at tmp (fsynced when made, as
+ * lib/fdio.h's zd_outfile does): records its size and SHA-256 in r,
+ * renames it to its output path (its directories made) and fsyncs that
+ * directory, so that the output is on disk before r is saved.  Returns
+ * 0, or -1 with err set (ZD_E_IO; ZD_E_NOMEM); r->out_sha256 is then "".
+ */
+int zd_repo_publish(const struct zd_repo_job *j, const char *tmp,
+                    struct zd_repo_result *r, struct zd_error *err);
+/* Copies the file in to out durably (zd_outfile: fsynced, renamed, the
+ * directory fsynced).  Returns 0, or -1 with err set (ZD_E_IO). */
+int zd_repo_copy_file(const char *in, const char *out, struct zd_error *err);
+
 /* A job list read whole: each line parsed. */
 struct zd_repo_jobs {
 	struct zd_repo_job *v;
