@@ -838,10 +838,27 @@ check_packages(const struct report *rep, const struct suite *s, size_t n)
 	return rc;
 }
 
+/* fsyncs the file at path (what apt-ftparchive and gpg wrote is not):
+ * 0, or -1 (printed). */
+static int
+sync_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fsync(fd) < 0) {
+		zd_msg_error("cannot sync '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 /*
  * Moves the staged files of dists/SUITE into DST/dists/SUITE: the
  * indexes first, then Release and its signatures (a stale signature goes
- * when none was made), each directory synced.  0 or -1 (printed).
+ * when none was made), each file and directory synced.  0 or -1 (printed).
  */
 static int
 publish_dir(const char *from, const char *to, bool top, int pass)
@@ -880,7 +897,8 @@ publish_dir(const char *from, const char *to, bool top, int pass)
 			if (pass == 0)
 				rc = publish_dir(a, b, false, pass);
 		} else if (release == (pass == 1)) {
-			if (rename(a, b) < 0) {
+			rc = sync_file(a);
+			if (rc == 0 && rename(a, b) < 0) {
 				zd_msg_error("cannot rename '%s' to '%s': %s",
 				             a, b, strerror(errno));
 				rc = -1;
