@@ -364,6 +364,7 @@ zd_outfile_open(struct zd_outfile *o, const char *target, mode_t mode,
 	zd_outfile_clean(target);
 	for (int tries = 0; ; tries++) {
 		struct stat a, b;
+		int locked;
 
 		snprintf(o->tmp, n, "%s" ZD_OUTFILE_TAG "XXXXXX", target);
 		o->fd = mkostemp(o->tmp, O_CLOEXEC);
@@ -371,11 +372,15 @@ zd_outfile_open(struct zd_outfile *o, const char *target, mode_t mode,
 			break;
 		/*
 		 * Locked, and still ours: a cleaner that opened it between
-		 * the two may have removed it (then make another).
+		 * the two may have removed it (then make another).  Where
+		 * there are no locks (ENOLCK, an old NFS), no cleaner can
+		 * take one either, so none removes it.
 		 */
-		if (flock(o->fd, LOCK_EX) == 0 && fstat(o->fd, &a) == 0 &&
-		    stat(o->tmp, &b) == 0 && a.st_ino == b.st_ino &&
-		    a.st_dev == b.st_dev)
+		while ((locked = flock(o->fd, LOCK_EX)) < 0 && errno == EINTR)
+			;
+		if (locked < 0 ||
+		    (fstat(o->fd, &a) == 0 && stat(o->tmp, &b) == 0 &&
+		     a.st_ino == b.st_ino && a.st_dev == b.st_dev))
 			break;
 		close(o->fd);
 		o->fd = -1;
