@@ -315,22 +315,23 @@ is_temp_of(const char *name, const char *base)
 	       strlen(name + b + t) == 6 && strchr(name + b + t, '/') == NULL;
 }
 
-size_t
-zd_outfile_clean(const char *target)
+/* Removes the temporaries in dir that no process holds locked: of base,
+ * or of any target when base is NULL. */
+static size_t
+clean_dir(const char *dir, const char *base)
 {
-	char *dir = parent_of(target);
-	const char *slash = strrchr(target, '/');
-	const char *base = slash != NULL ? slash + 1 : target;
-	DIR *d;
+	DIR *d = opendir(dir);
 	struct dirent *de;
-	size_t n = 0;
+	size_t n = 0, t = strlen(ZD_OUTFILE_TAG);
 	int saved = errno;
 
-	d = dir != NULL ? opendir(dir) : NULL;
 	while (d != NULL && (de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
 		int fd;
 
-		if (!is_temp_of(de->d_name, base))
+		if (base != NULL ? !is_temp_of(de->d_name, base) :
+		    len <= t + 6 ||
+		    strncmp(de->d_name + len - 6 - t, ZD_OUTFILE_TAG, t) != 0)
 			continue;
 		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_CLOEXEC |
 		            O_NOFOLLOW | O_NONBLOCK);
@@ -344,9 +345,27 @@ zd_outfile_clean(const char *target)
 	}
 	if (d != NULL)
 		closedir(d);
-	free(dir);
 	errno = saved;
 	return n;
+}
+
+size_t
+zd_outfile_clean(const char *target)
+{
+	char *dir = parent_of(target);
+	const char *slash = strrchr(target, '/');
+	size_t n = 0;
+
+	if (dir != NULL)
+		n = clean_dir(dir, slash != NULL ? slash + 1 : target);
+	free(dir);
+	return n;
+}
+
+size_t
+zd_outfile_clean_dir(const char *dir)
+{
+	return clean_dir(dir, NULL);
 }
 
 int

@@ -1026,21 +1026,23 @@ static void
 clean_tmp(struct report *rep)
 {
 	char *cmd = zd_repo_state_path(rep->dst, "tmp");
+	char *res = zd_repo_state_path(rep->dst, "results");
 	DIR *d = cmd != NULL ? opendir(cmd) : NULL;
 	struct dirent *de;
 
-	if (d == NULL) {
-		free(cmd);
-		return;
-	}
-	while ((de = readdir(d)) != NULL) {
+	while (d != NULL && (de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
 		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
 			rep->tmp_removed++;
 	}
-	closedir(d);
+	if (d != NULL)
+		closedir(d);
+	/* results a killed run was saving */
+	if (res != NULL)
+		rep->tmp_removed += zd_outfile_clean_dir(res);
 	free(cmd);
+	free(res);
 }
 
 /* install-time estimate ------------------------------------------- */

@@ -949,8 +949,9 @@ pid_alive(pid_t pid)
 /*
  * Removes from DST/.zdeb-repo/tmp/ what runs on this host killed before
  * they finished left: "KEY-NAME@HOST.PID" (zd_repo_tmp_path) and its
- * ".zdeb-XXXXXX" temporaries, whose PID is no process here.  Other hosts' files are
- * left to their own reruns and to finish.
+ * ".zdeb-XXXXXX" temporaries, whose PID is no process here.  Other hosts'
+ * files are left to their own reruns and to finish.  And from results/
+ * the temporaries of results no process holds (zd_outfile_clean_dir).
  */
 static void
 clean_tmp(const struct zd_repo_job *j)
@@ -975,6 +976,12 @@ clean_tmp(const struct zd_repo_job *j)
 	if (d != NULL)
 		closedir(d);
 	if (n > 0)
+		zd_msg_info("removed %zu temporary files of killed runs from "
+		            "'%s'", n, dir);
+	free(dir);
+	/* results being saved by a killed run (no lock held) */
+	dir = zd_repo_state_path(j->dst, "results");
+	if (dir != NULL && (n = zd_outfile_clean_dir(dir)) > 0)
 		zd_msg_info("removed %zu temporary files of killed runs from "
 		            "'%s'", n, dir);
 	free(dir);
