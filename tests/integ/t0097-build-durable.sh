@@ -98,6 +98,8 @@ held "the next build removes the temporaries the killed ones left (named TARGET.
 
 # strace: fsync of the temporary, its rename, fsync of the directory
 if command -v strace >/dev/null 2>&1; then
+	# LeakSanitizer cannot run under ptrace (make check-asan)
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
 	strace -f -y -e trace=fsync,rename,renameat,renameat2 -o "$T/trace" \
 		"$ZDEB" build -z 1 "$d" "$T/s.deb" || fail "build under strace"
 	python3 - "$T/trace" "$T" <<'PY' || fail "strace: $(cat "$T/trace")"

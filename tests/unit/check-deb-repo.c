@@ -366,7 +366,8 @@ START_TEST(test_repo_publish)
 	ck_assert_int_eq(zd_test_sh("mkdir -p '%s/.zdeb-repo/tmp' && "
 	                            "seq 1 500 >'%s.src'", zd_test_tmpdir,
 	                            tmp), 0);
-	ck_assert_int_ge(asprintf(&j.input, "%s.src", tmp) - 0, 0);
+	free(j.input);
+	ck_assert_int_ge(asprintf(&j.input, "%s.src", tmp), 0);
 	ck_assert_zd_ok(zd_repo_copy_file(j.input, tmp, &err), &err);
 	memset(&r, 0, sizeof(r));
 	ck_assert_zd_ok(zd_repo_publish(&j, tmp, &r, &err), &err);
