@@ -12,6 +12,10 @@
  * other bytes over it.  The state of a run lives in DST/.zdeb-repo/:
  * jobs.jsonl, results/ (one file per job, named by its output path) and
  * tmp/ (packages being made; never at an output path until verified).
+ * An output is durable before its result is written (zd_repo_publish),
+ * and the result records the output's size and SHA-256, so that a rerun
+ * and finish can check each output against it (zd_repo_output_check)
+ * instead of trusting that a file there is the file made.
  */
 #ifndef ZDEB_DEB_REPO_H
 #define ZDEB_DEB_REPO_H

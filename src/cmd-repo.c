@@ -30,8 +30,8 @@
 #include <unistd.h>
 
 #include "lib/deb-member.h"
-#include "lib/deb-repo.h"
 #include "lib/deb-recompress.h"
+#include "lib/deb-repo.h"
 #include "lib/numparse.h"
 #include "src/cmd.h"
 #include "src/msg.h"
