@@ -653,6 +653,129 @@ zd_repo_output_check(const struct zd_repo_job *j,
 	return rc;
 }
 
+char *
+zd_repo_tmp_path(const struct zd_repo_job *j, const char *host, long pid)
+{
+	const char *slash = strrchr(j->output, '/'), *key;
+	char *p;
+
+	if (slash == NULL)
+		slash = key = j->output;
+	else
+		for (key = slash; key > j->output && key[-1] != '/'; key--)
+			;
+	if (asprintf(&p, "%s/%s/tmp/%.*s-%s@%s.%ld", j->dst,
+	             ZD_REPO_STATE_DIR, (int)(slash - key), key,
+	             *slash == '/' ? slash + 1 : slash, host, pid) < 0)
+		return NULL;
+	return p;
+}
+
+bool
+zd_repo_tmp_owner(const char *name, const char *host, long *pid)
+{
+	char buf[NAME_MAX + 1], *tag, *dot, *at, *end;
+	long v;
+
+	if (strlen(name) >= sizeof(buf) || host[0] == '\0')
+		return false;
+	memcpy(buf, name, strlen(name) + 1);
+	tag = strstr(buf, ZD_OUTFILE_TAG);
+	if (tag != NULL)
+		*tag = '\0';
+	dot = strrchr(buf, '.');
+	if (dot == NULL)
+		return false;
+	errno = 0;
+	v = strtol(dot + 1, &end, 10);
+	if (*end != '\0' || end == dot + 1 || errno != 0 || v <= 0)
+		return false;
+	*dot = '\0';
+	/* NAME may hold '@', HOST not */
+	at = strrchr(buf, '@');
+	if (at == NULL || strcmp(at + 1, host) != 0)
+		return false;
+	*pid = v;
+	return true;
+}
+
+int
+zd_repo_publish(const struct zd_repo_job *j, const char *tmp,
+                struct zd_repo_result *r, struct zd_error *err)
+{
+	char *out = NULL, *slash;
+	uint64_t size;
+	int rc = -1;
+
+	if (asprintf(&out, "%s/%s", j->dst, j->output) < 0) {
+		out = NULL;
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		goto out;
+	}
+	if (zd_repo_sha256_file(tmp, r->out_sha256, &size, err) < 0)
+		goto out;
+	slash = strrchr(out, '/');
+	*slash = '\0';
+	if (zd_repo_mkdirs(out, err) < 0)
+		goto out;
+	*slash = '/';
+	if (rename(tmp, out) < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot rename '%s' to '%s'", tmp,
+		             out);
+		goto out;
+	}
+	/* the file was synced when made: its name now */
+	if (zd_fsync_parent(out, err) < 0)
+		goto out;
+	r->out_bytes = size;
+	rc = 0;
+out:
+	if (rc < 0)
+		r->out_sha256[0] = '\0';
+	free(out);
+	return rc;
+}
+
+int
+zd_repo_copy_file(const char *in, const char *out, struct zd_error *err)
+{
+	static const size_t bufsize = 1 << 16;
+	struct zd_outfile o = ZD_OUTFILE_INIT;
+	unsigned char *buf = malloc(bufsize);
+	int ifd = -1, rc = -1;
+
+	if (buf == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	ifd = open(in, O_RDONLY | O_CLOEXEC);
+	if (ifd < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot open '%s'", in);
+		goto out;
+	}
+	if (zd_outfile_open(&o, out, 0644, err) < 0)
+		goto out;
+	for (;;) {
+		ssize_t n = zd_read_full(ifd, buf, bufsize, err);
+
+		if (n < 0) {
+			zd_err_prefix(err, "cannot read '%s'", in);
+			goto out;
+		}
+		if (n > 0 && zd_write_all(o.fd, buf, (size_t)n, err) < 0) {
+			zd_err_prefix(err, "cannot write '%s'", out);
+			goto out;
+		}
+		if ((size_t)n < bufsize)
+			break;
+	}
+	rc = zd_outfile_commit(&o, out, true, err);
+out:
+	zd_outfile_abort(&o);
+	if (ifd >= 0)
+		close(ifd);
+	free(buf);
+	return rc;
+}
+
 int
 zd_repo_jobs_load(const char *path, struct zd_repo_jobs *jobs,
                   struct zd_error *err)

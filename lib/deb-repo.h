@@ -12,6 +12,10 @@
  * other bytes over it.  The state of a run lives in DST/.zdeb-repo/:
  * jobs.jsonl, results/ (one file per job, named by its output path) and
  * tmp/ (packages being made; never at an output path until verified).
+ * An output is durable before its result is written (zd_repo_publish),
+ * and the result records the output's size and SHA-256, so that a rerun
+ * and finish can check each output against it (zd_repo_output_check)
+ * instead of trusting that a file there is the file made.
  */
 #ifndef ZDEB_DEB_REPO_H
 #define ZDEB_DEB_REPO_H
@@ -177,6 +181,34 @@ void zd_repo_result_free(struct zd_repo_result *r);
 int zd_repo_output_check(const struct zd_repo_job *j,
                          const struct zd_repo_result *r, bool hash,
                          char *why, size_t whysize, struct zd_error *err);
+
+/*
+ * Where a run makes j's package before it is verified and published:
+ * "DST/.zdeb-repo/tmp/KEY-NAME@HOST.PID" (KEY and NAME the output's key
+ * directory and file name; a host name has no '@').  malloc'd, or NULL
+ * (out of memory).
+ */
+char *zd_repo_tmp_path(const struct zd_repo_job *j, const char *host,
+                       long pid);
+/*
+ * Whether name, a file in DST/.zdeb-repo/tmp/, is one zd_repo_tmp_path
+ * made on host (or a writer's "NAME.zdeb-XXXXXX" temporary of one): then
+ * true with *pid its process.
+ */
+bool zd_repo_tmp_owner(const char *name, const char *host, long *pid);
+
+/*
+ * Publishes j's verified package at tmp (fsynced when made, as
+ * lib/fdio.h's zd_outfile does): records its size and SHA-256 in r,
+ * renames it to its output path (its directories made) and fsyncs that
+ * directory, so that the output is on disk before r is saved.  Returns
+ * 0, or -1 with err set (ZD_E_IO; ZD_E_NOMEM); r->out_sha256 is then "".
+ */
+int zd_repo_publish(const struct zd_repo_job *j, const char *tmp,
+                    struct zd_repo_result *r, struct zd_error *err);
+/* Copies the file in to out durably (zd_outfile: fsynced, renamed, the
+ * directory fsynced).  Returns 0, or -1 with err set (ZD_E_IO). */
+int zd_repo_copy_file(const char *in, const char *out, struct zd_error *err);
 
 /* A job list read whole: each line parsed. */
 struct zd_repo_jobs {

@@ -315,22 +315,23 @@ is_temp_of(const char *name, const char *base)
 	       strlen(name + b + t) == 6 && strchr(name + b + t, '/') == NULL;
 }
 
-size_t
-zd_outfile_clean(const char *target)
+/* Removes the temporaries in dir that no process holds locked: of base,
+ * or of any target when base is NULL. */
+static size_t
+clean_dir(const char *dir, const char *base)
 {
-	char *dir = parent_of(target);
-	const char *slash = strrchr(target, '/');
-	const char *base = slash != NULL ? slash + 1 : target;
-	DIR *d;
+	DIR *d = opendir(dir);
 	struct dirent *de;
-	size_t n = 0;
+	size_t n = 0, t = strlen(ZD_OUTFILE_TAG);
 	int saved = errno;
 
-	d = dir != NULL ? opendir(dir) : NULL;
 	while (d != NULL && (de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
 		int fd;
 
-		if (!is_temp_of(de->d_name, base))
+		if (base != NULL ? !is_temp_of(de->d_name, base) :
+		    len <= t + 6 ||
+		    strncmp(de->d_name + len - 6 - t, ZD_OUTFILE_TAG, t) != 0)
 			continue;
 		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_CLOEXEC |
 		            O_NOFOLLOW | O_NONBLOCK);
@@ -344,9 +345,27 @@ zd_outfile_clean(const char *target)
 	}
 	if (d != NULL)
 		closedir(d);
-	free(dir);
 	errno = saved;
 	return n;
+}
+
+size_t
+zd_outfile_clean(const char *target)
+{
+	char *dir = parent_of(target);
+	const char *slash = strrchr(target, '/');
+	size_t n = 0;
+
+	if (dir != NULL)
+		n = clean_dir(dir, slash != NULL ? slash + 1 : target);
+	free(dir);
+	return n;
+}
+
+size_t
+zd_outfile_clean_dir(const char *dir)
+{
+	return clean_dir(dir, NULL);
 }
 
 int
@@ -364,6 +383,7 @@ zd_outfile_open(struct zd_outfile *o, const char *target, mode_t mode,
 	zd_outfile_clean(target);
 	for (int tries = 0; ; tries++) {
 		struct stat a, b;
+		int locked;
 
 		snprintf(o->tmp, n, "%s" ZD_OUTFILE_TAG "XXXXXX", target);
 		o->fd = mkostemp(o->tmp, O_CLOEXEC);
@@ -371,11 +391,15 @@ zd_outfile_open(struct zd_outfile *o, const char *target, mode_t mode,
 			break;
 		/*
 		 * Locked, and still ours: a cleaner that opened it between
-		 * the two may have removed it (then make another).
+		 * the two may have removed it (then make another).  Where
+		 * there are no locks (ENOLCK, an old NFS), no cleaner can
+		 * take one either, so none removes it.
 		 */
-		if (flock(o->fd, LOCK_EX) == 0 && fstat(o->fd, &a) == 0 &&
-		    stat(o->tmp, &b) == 0 && a.st_ino == b.st_ino &&
-		    a.st_dev == b.st_dev)
+		while ((locked = flock(o->fd, LOCK_EX)) < 0 && errno == EINTR)
+			;
+		if (locked < 0 ||
+		    (fstat(o->fd, &a) == 0 && stat(o->tmp, &b) == 0 &&
+		     a.st_ino == b.st_ino && a.st_dev == b.st_dev))
 			break;
 		close(o->fd);
 		o->fd = -1;

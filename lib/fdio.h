@@ -135,6 +135,9 @@ void zd_outfile_abort(struct zd_outfile *o);
  * that no process holds locked.  Returns how many it removed.
  */
 size_t zd_outfile_clean(const char *target);
+/* The same for every target in dir: removes each "*.zdeb-XXXXXX" there
+ * that no process holds.  Returns how many. */
+size_t zd_outfile_clean_dir(const char *dir);
 /* fsyncs the directory that holds path.  Returns 0, or -1 with err set
  * (ZD_E_IO "cannot sync directory 'DIR'"). */
 int zd_fsync_parent(const char *path, struct zd_error *err);

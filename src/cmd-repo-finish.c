@@ -787,6 +787,38 @@ list_count(const struct report *rep, const char *suite, const char *comp,
 	return n;
 }
 
+/* Checks the staged Packages index of suite, comp and arch.  0 or -1
+ * (printed). */
+static int
+check_index(const struct report *rep, const char *suite, const char *comp,
+            const char *arch)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct pkg_check pc = { rep, NULL, 0, 0 };
+	size_t want = list_count(rep, suite, comp, arch);
+	char *p;
+	int rc = 0;
+
+	if (asprintf(&p, "%s/dists/%s/%s/binary-%s/Packages", rep->stage,
+	             suite, comp, arch) < 0) {
+		zd_msg_error("out of memory");
+		return -1;
+	}
+	pc.path = p;
+	if (zd_repo_packages_read(p, check_stanza, &pc, &err) < 0) {
+		zd_msg_error("apt-ftparchive did not write a readable index: "
+		             "%s", err.msg);
+		rc = -1;
+	} else if (pc.bad > 0 || pc.stanzas != want) {
+		zd_msg_error("'%s': %zu packages, %zu expected, %zu not "
+		             "matching their results", p, pc.stanzas, want,
+		             pc.bad);
+		rc = -1;
+	}
+	free(p);
+	return rc;
+}
+
 /*
  * Checks each staged Packages index: there, one stanza per output its
  * list has, each stanza's Size and SHA256 those of the output's result
@@ -795,49 +827,38 @@ list_count(const struct report *rep, const char *suite, const char *comp,
 static int
 check_packages(const struct report *rep, const struct suite *s, size_t n)
 {
-	struct zd_error err = ZD_ERROR_INIT;
 	int rc = 0;
 
-	for (size_t k = 0; k < n; k++) {
-		for (size_t c = 0; c < s[k].n_comps; c++) {
-			for (size_t a = 0; a < s[k].n_archs; a++) {
-				struct pkg_check pc = { rep, NULL, 0, 0 };
-				size_t want = list_count(rep, s[k].name,
-				                         s[k].comps[c],
-				                         s[k].archs[a]);
-				char *p;
-
-				if (asprintf(&p, "%s/dists/%s/%s/binary-%s/"
-				             "Packages", rep->stage, s[k].name,
-				             s[k].comps[c], s[k].archs[a]) < 0) {
-					zd_msg_error("out of memory");
-					return -1;
-				}
-				pc.path = p;
-				if (zd_repo_packages_read(p, check_stanza, &pc,
-				                          &err) < 0) {
-					zd_msg_error("apt-ftparchive did not "
-					             "write a readable index: "
-					             "%s", err.msg);
+	for (size_t k = 0; k < n; k++)
+		for (size_t c = 0; c < s[k].n_comps; c++)
+			for (size_t a = 0; a < s[k].n_archs; a++)
+				if (check_index(rep, s[k].name, s[k].comps[c],
+				                s[k].archs[a]) < 0)
 					rc = -1;
-				} else if (pc.bad > 0 || pc.stanzas != want) {
-					zd_msg_error("'%s': %zu packages, %zu "
-					             "expected, %zu not matching "
-					             "their results", p, pc.stanzas,
-					             want, pc.bad);
-					rc = -1;
-				}
-				free(p);
-			}
-		}
-	}
 	return rc;
+}
+
+/* fsyncs the file at path (what apt-ftparchive and gpg wrote is not):
+ * 0, or -1 (printed). */
+static int
+sync_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fsync(fd) < 0) {
+		zd_msg_error("cannot sync '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
 }
 
 /*
  * Moves the staged files of dists/SUITE into DST/dists/SUITE: the
  * indexes first, then Release and its signatures (a stale signature goes
- * when none was made), each directory synced.  0 or -1 (printed).
+ * when none was made), each file and directory synced.  0 or -1 (printed).
  */
 static int
 publish_dir(const char *from, const char *to, bool top, int pass)
@@ -876,7 +897,8 @@ publish_dir(const char *from, const char *to, bool top, int pass)
 			if (pass == 0)
 				rc = publish_dir(a, b, false, pass);
 		} else if (release == (pass == 1)) {
-			if (rename(a, b) < 0) {
+			rc = sync_file(a);
+			if (rc == 0 && rename(a, b) < 0) {
 				zd_msg_error("cannot rename '%s' to '%s': %s",
 				             a, b, strerror(errno));
 				rc = -1;
@@ -1004,21 +1026,23 @@ static void
 clean_tmp(struct report *rep)
 {
 	char *cmd = zd_repo_state_path(rep->dst, "tmp");
+	char *res = zd_repo_state_path(rep->dst, "results");
 	DIR *d = cmd != NULL ? opendir(cmd) : NULL;
 	struct dirent *de;
 
-	if (d == NULL) {
-		free(cmd);
-		return;
-	}
-	while ((de = readdir(d)) != NULL) {
+	while (d != NULL && (de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
 		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
 			rep->tmp_removed++;
 	}
-	closedir(d);
+	if (d != NULL)
+		closedir(d);
+	/* results a killed run was saving */
+	if (res != NULL)
+		rep->tmp_removed += zd_outfile_clean_dir(res);
 	free(cmd);
+	free(res);
 }
 
 /* install-time estimate ------------------------------------------- */

@@ -30,17 +30,17 @@
 #include <unistd.h>
 
 #include "lib/deb-member.h"
-#include "lib/deb-repo.h"
 #include "lib/deb-recompress.h"
+#include "lib/deb-repo.h"
 #include "lib/numparse.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 
 static const char usage_text[] =
 "Usage: zdeb repo plan [OPTIONS] SRC DST\n"
-"       zdeb repo run [--index N | --jobs N] [-T N] JOBS\n"
+"       zdeb repo run [--index N | --jobs N] [-T N] [--verify-hash] JOBS\n"
 "       zdeb repo finish [--sign KEYID] [--partial] [--perf-sample N]\n"
-"                        [--perf-runs N] [--json] DST\n"
+"                        [--perf-runs N] [--project FILE|SIZE] [--json] DST\n"
 "\n"
 "Convert a whole apt repository to zdeb's layout and measure what it buys.\n"
 "\n"
@@ -57,18 +57,26 @@ static const char usage_text[] =
 "       package that dpkg reads is kept and zstd ones become xz.\n"
 "run    does line N of JOBS (--index N, from 0, as a cluster engine's\n"
 "       task index), or every line on a pool of N local workers (--jobs N,\n"
-"       default one per core): recompress, verify --dpkg-deb, rename into\n"
-"       DST; one JSON result line per job on stdout.  Finished jobs are\n"
-"       skipped; failed ones are tried again.  -T: threads per job\n"
-"       (default: the cores shared among the workers).  Exit status 0, 1\n"
-"       when a job failed, 2 on other errors.\n"
-"finish regenerates Packages, Contents and Release under DST/dists with\n"
-"       apt-ftparchive (signed with gpg --local-user KEYID when --sign is\n"
-"       given) and prints the report: bytes before and after per\n"
-"       compressor, converted, kept and failed packages, CPU time, and an\n"
-"       install-time estimate from zdeb-perf on N sample packages\n"
-"       (--perf-sample, default 3; 0: none).  It writes no index while a\n"
-"       job is failed or not run, unless --partial (exit status 1).\n";
+"       default one per core): recompress, verify --dpkg-deb, fsync, rename\n"
+"       into DST, fsync the directory; then the result (with the output's\n"
+"       size and SHA-256), one JSON line per job on stdout.  A job whose\n"
+"       output matches its result (size; SHA-256 too with --verify-hash)\n"
+"       is skipped; a mismatch is redone, saying so; failed jobs are tried\n"
+"       again.  -T: threads per job (default: the cores shared among the\n"
+"       workers).  Exit status 0, 1 when a job failed, 2 on other errors.\n"
+"finish checks every output against its result (size, SHA-256), makes\n"
+"       Packages, Contents and Release with apt-ftparchive in a stage\n"
+"       (signed with gpg --local-user KEYID when --sign is given), checks\n"
+"       them, and only then moves them under DST/dists; prints the report:\n"
+"       bytes before and after per compressor, converted, kept and failed\n"
+"       packages, CPU time, tar MB per CPU-second, with --project a\n"
+"       projection onto a Packages index or a size for 1, 16 and 256\n"
+"       workers, and an install-time estimate from zdeb-perf on N sample\n"
+"       packages (--perf-sample, default 3; 0: none).  A job failed, not\n"
+"       run or not matching its result, an apt-ftparchive error or\n"
+"       warning, or a tool asked for that cannot run: no index written\n"
+"       (exit status 1 or 2); --partial indexes the others and lists what\n"
+"       it left out.\n";
 
 /* mkdir -p path (NULL: out of memory); prints the error. */
 static int
@@ -720,18 +728,6 @@ cpu_s(void)
 	                c.ru_utime.tv_usec + c.ru_stime.tv_usec) / 1e6;
 }
 
-static char *
-output_path(const struct zd_repo_job *j)
-{
-	char *p;
-
-	if (asprintf(&p, "%s/%s", j->dst, j->output) < 0) {
-		zd_msg_error("out of memory");
-		return NULL;
-	}
-	return p;
-}
-
 /*
  * 1 when j is done: its result says converted or kept and its output
  * matches it (size; SHA-256 too when hash), r filled.  0 when it is to
@@ -774,60 +770,6 @@ job_done(const struct zd_repo_job *j, bool hash, struct zd_repo_result *r,
 	return rc;
 }
 
-/* Cuts path at its last '/'; returns it. */
-static char *
-dirname_of(char *path)
-{
-	char *slash = strrchr(path, '/');
-
-	if (slash != NULL && slash != path)
-		*slash = '\0';
-	return path;
-}
-
-/* Copies the file in to out, durably (lib/fdio.h's zd_outfile). */
-static int
-copy_file(const char *in, const char *out, char *why, size_t whysize)
-{
-	static char buf[1 << 16];
-	struct zd_error err = ZD_ERROR_INIT;
-	struct zd_outfile o = ZD_OUTFILE_INIT;
-	int ifd = open(in, O_RDONLY | O_CLOEXEC);
-	int rc = -1;
-
-	if (ifd < 0) {
-		snprintf(why, whysize, "cannot open '%s': %s", in,
-		         strerror(errno));
-		return -1;
-	}
-	if (zd_outfile_open(&o, out, 0644, &err) < 0)
-		goto fail;
-	for (;;) {
-		ssize_t n = zd_read_full(ifd, buf, sizeof(buf), &err);
-
-		if (n < 0) {
-			zd_err_prefix(&err, "cannot read '%s'", in);
-			goto fail;
-		}
-		if (n > 0 && zd_write_all(o.fd, buf, (size_t)n, &err) < 0) {
-			zd_err_prefix(&err, "cannot write '%s'", out);
-			goto fail;
-		}
-		if ((size_t)n < sizeof(buf))
-			break;
-	}
-	if (zd_outfile_commit(&o, out, true, &err) < 0)
-		goto fail;
-	rc = 0;
-	goto out;
-fail:
-	snprintf(why, whysize, "%s", err.msg);
-out:
-	zd_outfile_abort(&o);
-	close(ifd);
-	return rc;
-}
-
 /* Records why j failed at stage into r. */
 static void
 fail(struct zd_repo_result *r, const char *stage, const char *why)
@@ -850,11 +792,10 @@ make_package(const struct zd_repo_job *j, const char *tmp, unsigned threads,
 	struct zd_dec_params dp;
 	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, NULL, true };
 	struct zd_recompress_result rr;
-	char why[600];
 
 	if (j->action == ZD_REPO_KEEP) {
-		if (copy_file(j->input, tmp, why, sizeof(why)) < 0) {
-			fail(r, "convert", why);
+		if (zd_repo_copy_file(j->input, tmp, &err) < 0) {
+			fail(r, "convert", err.msg);
 			return -1;
 		}
 		r->verdict = ZD_REPO_KEPT;
@@ -891,8 +832,7 @@ run_job(const struct zd_repo_job *j, unsigned threads, bool redone,
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	double t0 = now_s(), c0 = cpu_s();
-	char host[256] = "", sha[65], *tmp = NULL, *out = NULL, *dir;
-	const char *key_dir, *slash;
+	char host[256] = "", sha[65], *tmp = NULL, *dir;
 	uint64_t size;
 	int rc = W_ERROR;
 
@@ -902,24 +842,17 @@ run_job(const struct zd_repo_job *j, unsigned threads, bool redone,
 	r->index = j->index;
 	r->in_bytes = j->size;
 	r->host = strdup(host);
-	out = output_path(j);
-	if (out == NULL)
-		goto out;
-	/* tmp/KEY-NAME.HOST.PID: the output's key directory and name */
-	slash = strrchr(j->output, '/');
-	key_dir = slash - 1;
-	while (key_dir > j->output && key_dir[-1] != '/')
-		key_dir--;
 	dir = zd_repo_state_path(j->dst, "tmp");
-	if (dir == NULL || mkdirs(dir) < 0 ||
-	    asprintf(&tmp, "%s/%.*s-%s.%s.%ld", dir,
-	             (int)(slash - key_dir), key_dir, slash + 1, host,
-	             (long)getpid()) < 0) {
+	if (mkdirs(dir) < 0) {
 		free(dir);
-		tmp = NULL;
 		goto out;
 	}
 	free(dir);
+	tmp = zd_repo_tmp_path(j, host, (long)getpid());
+	if (tmp == NULL) {
+		zd_msg_error("out of memory");
+		goto out;
+	}
 	dir = zd_repo_state_path(j->dst, "results");
 	if (dir == NULL || mkdirs(dir) < 0) {
 		free(dir);
@@ -941,28 +874,10 @@ run_job(const struct zd_repo_job *j, unsigned threads, bool redone,
 
 		if (v != ZD_EXIT_OK) {
 			fail(r, "verify", zd_msg_last());
-		} else if (zd_repo_sha256_file(tmp, r->out_sha256, &size,
-		                               &err) < 0) {
+		} else if (zd_repo_publish(j, tmp, r, &err) < 0) {
 			fail(r, "publish", err.msg);
-		} else if ((dir = strdup(out)) == NULL ||
-		           mkdirs(dirname_of(dir)) < 0 ||
-		           rename(tmp, out) < 0) {
-			char why[PATH_MAX + 64];
-
-			snprintf(why, sizeof(why), "cannot rename to '%s': %s",
-			         out, strerror(errno));
-			fail(r, "publish", why);
-			free(dir);
-		} else {
-			free(dir);
-			r->out_bytes = size;
-			/* the file was synced when made: its name now */
-			if (zd_fsync_parent(out, &err) < 0)
-				fail(r, "publish", err.msg);
 		}
 	}
-	if (r->verdict == ZD_REPO_FAILED)
-		r->out_sha256[0] = '\0';
 	if (r->verdict == ZD_REPO_FAILED)
 		unlink(tmp);
 	r->wall_s = now_s() - t0;
@@ -974,7 +889,6 @@ run_job(const struct zd_repo_job *j, unsigned threads, bool redone,
 	rc = r->verdict == ZD_REPO_FAILED ? W_FAILED : W_DONE;
 out:
 	free(tmp);
-	free(out);
 	return rc;
 }
 
@@ -1034,9 +948,10 @@ pid_alive(pid_t pid)
 
 /*
  * Removes from DST/.zdeb-repo/tmp/ what runs on this host killed before
- * they finished left: "KEY-NAME.HOST.PID", and its ".zdeb-XXXXXX"
- * temporaries, whose PID is no process here.  Other hosts' files are
- * left to their own reruns and to finish.
+ * they finished left: "KEY-NAME@HOST.PID" (zd_repo_tmp_path) and its
+ * ".zdeb-XXXXXX" temporaries, whose PID is no process here.  Other hosts'
+ * files are left to their own reruns and to finish.  And from results/
+ * the temporaries of results no process holds (zd_outfile_clean_dir).
  */
 static void
 clean_tmp(const struct zd_repo_job *j)
@@ -1049,25 +964,9 @@ clean_tmp(const struct zd_repo_job *j)
 
 	gethostname(host, sizeof(host) - 1);
 	while (d != NULL && (de = readdir(d)) != NULL) {
-		char name[NAME_MAX + 1], *tag, *dot, *end;
 		long pid;
 
-		snprintf(name, sizeof(name), "%s", de->d_name);
-		tag = strstr(name, ZD_OUTFILE_TAG);
-		if (tag != NULL)
-			*tag = '\0';
-		dot = strrchr(name, '.');
-		if (dot == NULL || dot == name)
-			continue;
-		errno = 0;
-		pid = strtol(dot + 1, &end, 10);
-		if (*end != '\0' || end == dot + 1 || errno != 0 || pid <= 0)
-			continue;
-		*dot = '\0';
-		/* HOST may hold dots: the host is what ends at the PID */
-		if (strlen(name) <= strlen(host) ||
-		    strcmp(name + strlen(name) - strlen(host), host) != 0 ||
-		    name[strlen(name) - strlen(host) - 1] != '.')
+		if (!zd_repo_tmp_owner(de->d_name, host, &pid))
 			continue;
 		if (pid_alive((pid_t)pid))
 			continue;
@@ -1077,6 +976,12 @@ clean_tmp(const struct zd_repo_job *j)
 	if (d != NULL)
 		closedir(d);
 	if (n > 0)
+		zd_msg_info("removed %zu temporary files of killed runs from "
+		            "'%s'", n, dir);
+	free(dir);
+	/* results being saved by a killed run (no lock held) */
+	dir = zd_repo_state_path(j->dst, "results");
+	if (dir != NULL && (n = zd_outfile_clean_dir(dir)) > 0)
 		zd_msg_info("removed %zu temporary files of killed runs from "
 		            "'%s'", n, dir);
 	free(dir);

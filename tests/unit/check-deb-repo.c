@@ -309,6 +309,85 @@ START_TEST(test_repo_output_check)
 }
 END_TEST
 
+/* The tmp/ name of a job, and whose it is: this host's with its PID, a
+ * writer's temporary of one too; another host's, or no such name, not. */
+START_TEST(test_repo_tmp_names)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_repo_job j;
+	char *p, *want;
+	long pid = 0;
+
+	job_init(&j, "pool/main/h/hello/hello_1_all.deb");
+	ck_assert_zd_ok(zd_repo_set_output(&j, "/dst",
+	                                   "pool/main/h/hello/hello_1_all.deb",
+	                                   &err), &err);
+	p = zd_repo_tmp_path(&j, "node1.example", 4242);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_ge(asprintf(&want, "/dst/.zdeb-repo/tmp/%.16s-"
+	                          "hello_1_all.deb@node1.example.4242",
+	                          strrchr(j.output, '/') - 16), 0);
+	ck_assert_str_eq(p, want);
+	ck_assert(zd_repo_tmp_owner(strrchr(p, '/') + 1, "node1.example",
+	                            &pid));
+	ck_assert_int_eq(pid, 4242);
+	pid = 0;
+	ck_assert(zd_repo_tmp_owner("k-a@b.deb@node1.example.77.zdeb-AbC123",
+	                            "node1.example", &pid));
+	ck_assert_int_eq(pid, 77);
+	ck_assert(!zd_repo_tmp_owner("k-a.deb@node1.example.77", "example",
+	                             &pid));
+	ck_assert(!zd_repo_tmp_owner("k-a.deb@node2.77", "node1", &pid));
+	ck_assert(!zd_repo_tmp_owner("k-a.deb@node1.x77", "node1", &pid));
+	ck_assert(!zd_repo_tmp_owner("k-a.deb.node1.77", "node1", &pid));
+	ck_assert(!zd_repo_tmp_owner("k-a.deb@node1.-1", "node1", &pid));
+	free(want);
+	free(p);
+	zd_repo_job_free(&j);
+}
+END_TEST
+
+/* Publishing: the size and hash recorded, the output renamed into its
+ * directory (made), the temporary gone; a missing one fails with the
+ * hash cleared. */
+START_TEST(test_repo_publish)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_repo_job j;
+	struct zd_repo_result r;
+	char *tmp, *out, hex[65];
+	uint64_t size;
+
+	job_init(&j, "pool/main/a/a.deb");
+	ck_assert_zd_ok(zd_repo_set_output(&j, zd_test_tmpdir,
+	                                   "pool/main/a/a.deb", &err), &err);
+	tmp = zd_repo_tmp_path(&j, "h", 1);
+	ck_assert_int_ge(asprintf(&out, "%s/%s", j.dst, j.output), 0);
+	ck_assert_int_eq(zd_test_sh("mkdir -p '%s/.zdeb-repo/tmp' && "
+	                            "seq 1 500 >'%s.src'", zd_test_tmpdir,
+	                            tmp), 0);
+	free(j.input);
+	ck_assert_int_ge(asprintf(&j.input, "%s.src", tmp), 0);
+	ck_assert_zd_ok(zd_repo_copy_file(j.input, tmp, &err), &err);
+	memset(&r, 0, sizeof(r));
+	ck_assert_zd_ok(zd_repo_publish(&j, tmp, &r, &err), &err);
+	ck_assert_int_ne(access(tmp, F_OK), 0);
+	ck_assert_zd_ok(zd_repo_sha256_file(out, hex, &size, &err), &err);
+	ck_assert_str_eq(r.out_sha256, hex);
+	ck_assert_uint_eq(r.out_bytes, size);
+	ck_assert_uint_eq(size, 1892);
+	memset(&r, 0, sizeof(r));
+	ck_assert_int_eq(zd_repo_publish(&j, tmp, &r, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_IO);
+	ck_assert_str_eq(r.out_sha256, "");
+	ck_assert_int_eq(zd_repo_copy_file("/nonexistent/x", tmp, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "cannot open"));
+	free(tmp);
+	free(out);
+	zd_repo_job_free(&j);
+}
+END_TEST
+
 /* The job list read whole; a line out of order or broken is named. */
 START_TEST(test_repo_jobs_load)
 {
@@ -490,6 +569,8 @@ deb_repo_suite(void)
 	tcase_add_test(core, test_repo_decide);
 	tcase_add_test(core, test_repo_output_check);
 	tcase_add_test(core, test_repo_jobs_load);
+	tcase_add_test(core, test_repo_tmp_names);
+	tcase_add_test(core, test_repo_publish);
 	tcase_add_test(core, test_repo_archive_project);
 	tcase_add_loop_test(malformed, test_repo_job_malformed, 0,
 	                    (int)(sizeof(bad_jobs) / sizeof(bad_jobs[0])));

@@ -237,6 +237,15 @@ START_TEST(test_outfile_commit_abort_clean)
 	                            "&& test -e out.deb.zdeb-toolong1 && "
 	                            "test -e other.deb.zdeb-AbC123",
 	                            zd_test_tmpdir), 0);
+	/* every target's in a directory, but not one a writer holds */
+	ck_assert_zd_ok(zd_outfile_open(&a, target, 0644, &err), &err);
+	ck_assert_uint_eq(zd_outfile_clean_dir(zd_test_tmpdir), 1);
+	ck_assert_int_eq(access(a.tmp, F_OK), 0);
+	zd_outfile_abort(&a);
+	ck_assert_int_eq(zd_test_sh("cd '%s' && test ! -e "
+	                            "other.deb.zdeb-AbC123 && test -e "
+	                            "out.deb.zdeb-toolong1", zd_test_tmpdir),
+	                 0);
 }
 END_TEST
 
