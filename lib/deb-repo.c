@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sha2.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -932,6 +933,91 @@ out:
 	close(r.fd);
 	free(b.buf);
 	return rc;
+}
+
+struct index_check {
+	const char *path;
+	struct zd_repo_indexed *want;
+	size_t n;
+	zd_repo_say_fn say;
+	void *ctx;
+	long bad;
+};
+
+static int
+cmp_indexed(const void *a, const void *b)
+{
+	return strcmp(((const struct zd_repo_indexed *)a)->output,
+	              ((const struct zd_repo_indexed *)b)->output);
+}
+
+static void
+say(struct index_check *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+say(struct index_check *c, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	c->bad++;
+	if (c->say == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	c->say(c->ctx, msg);
+}
+
+static int
+check_stanza(void *ctx, const struct zd_control *st, struct zd_error *err)
+{
+	struct index_check *c = ctx;
+	struct zd_repo_indexed key, *w;
+	const char *fn = zd_control_get(st, "Filename");
+	const char *size = zd_control_get(st, "Size");
+	const char *sha = zd_control_get(st, "SHA256");
+
+	(void)err;
+	key.output = fn != NULL ? fn : "";
+	w = bsearch(&key, c->want, c->n, sizeof(*w), cmp_indexed);
+	if (w == NULL) {
+		say(c, "'%s': '%s' is no output to index", c->path,
+		    fn != NULL ? fn : "(no Filename)");
+		return 0;
+	}
+	if (w->seen)
+		say(c, "'%s': '%s' listed twice", c->path, fn);
+	w->seen = true;
+	if (size == NULL || sha == NULL ||
+	    strtoull(size, NULL, 10) != w->size ||
+	    strcmp(sha, w->sha256) != 0)
+		say(c, "'%s': %s: Size %s SHA256 %.16s..., its result says "
+		    "%ju and %.16s...", c->path, fn,
+		    size != NULL ? size : "none", sha != NULL ? sha : "none",
+		    (uintmax_t)w->size, w->sha256);
+	return 0;
+}
+
+long
+zd_repo_index_check(const char *path, struct zd_repo_indexed *want,
+                    size_t n, zd_repo_say_fn fn, void *ctx,
+                    struct zd_error *err)
+{
+	struct index_check c = { path, want, n, fn, ctx, 0 };
+
+	if (n > 0)
+		qsort(want, n, sizeof(*want), cmp_indexed);
+	for (size_t i = 0; i < n; i++)
+		want[i].seen = false;
+	if (zd_repo_packages_read(path, check_stanza, &c, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!want[i].seen)
+			say(&c, "'%s': '%s' not listed", path,
+			    want[i].output);
+	return c.bad;
 }
 
 static int

@@ -232,6 +232,28 @@ char *zd_repo_state_path(const char *dst, const char *name);
  * "cannot create directory 'DIR'", ZD_E_USAGE path too long). */
 int zd_repo_mkdirs(const char *path, struct zd_error *err);
 
+/* An output an index must list: its path under DST (the stanza's
+ * Filename), size and SHA-256 (hex), as its result records them. */
+struct zd_repo_indexed {
+	const char *output;
+	uint64_t size;
+	const char *sha256;
+	bool seen;		/* set by zd_repo_index_check */
+};
+/*
+ * Checks the apt Packages index at path against want[0, n) (sorted by
+ * output here): each stanza names one of them with its Size and SHA256,
+ * and each is named exactly once.  Each difference is said through
+ * say(ctx, msg) ("'PATH': F: Size S SHA256 H..., its result says ...",
+ * "F is no output to index", "F listed twice", "F not listed").
+ * Returns the number of differences, or -1 with err set (as
+ * zd_repo_packages_read).
+ */
+typedef void (*zd_repo_say_fn)(void *ctx, const char *msg);
+long zd_repo_index_check(const char *path, struct zd_repo_indexed *want,
+                         size_t n, zd_repo_say_fn say, void *ctx,
+                         struct zd_error *err);
+
 /*
  * What an archive to convert holds, for a projection: from an apt
  * Packages index (path; ".gz"/".xz" as zd_repo_packages_read), its

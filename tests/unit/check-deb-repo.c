@@ -430,6 +430,58 @@ START_TEST(test_repo_jobs_load)
 }
 END_TEST
 
+static void
+count_say(void *ctx, const char *msg)
+{
+	(void)msg;
+	(*(int *)ctx)++;
+}
+
+/* A Packages index against the outputs it must list: a match, a wrong
+ * Size, a wrong SHA256, one listed twice, one not listed, a stranger. */
+START_TEST(test_repo_index_check)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	static const char h1[] = "1111111111111111111111111111111111111111"
+	                         "111111111111111111111111";
+	static const char h2[] = "2222222222222222222222222222222222222222"
+	                         "222222222222222222222222";
+	struct zd_repo_indexed want[2] = {
+		{ "pool/b.deb", 20, h2, false },
+		{ "pool/a.deb", 10, h1, false },
+	};
+	int said = 0;
+
+	ck_assert_int_eq(zd_test_sh(
+		"printf 'Package: a\nFilename: pool/a.deb\nSize: 10\nSHA256: "
+		"%s\n\nPackage: b\nFilename: pool/b.deb\nSize: 20\nSHA256: "
+		"%s\n' >'%s'", h1, h2, zd_test_path("Packages")), 0);
+	ck_assert_int_eq(zd_repo_index_check(zd_test_path("Packages"), want, 2,
+	                                     count_say, &said, &err), 0);
+	ck_assert_int_eq(said, 0);
+	ck_assert(want[0].seen && want[1].seen);
+	/* b's Size and a's SHA256 wrong */
+	ck_assert_int_eq(zd_test_sh(
+		"printf 'Filename: pool/a.deb\nSize: 10\nSHA256: %s\n\n"
+		"Filename: pool/b.deb\nSize: 0\nSHA256: %s\n' >'%s'", h2, h2,
+		zd_test_path("Packages")), 0);
+	ck_assert_int_eq(zd_repo_index_check(zd_test_path("Packages"), want, 2,
+	                                     count_say, &said, &err), 2);
+	ck_assert_int_eq(said, 2);
+	/* a twice, b missing, c a stranger */
+	ck_assert_int_eq(zd_test_sh(
+		"printf 'Filename: pool/a.deb\nSize: 10\nSHA256: %s\n\n"
+		"Filename: pool/a.deb\nSize: 10\nSHA256: %s\n\n"
+		"Filename: pool/c.deb\nSize: 1\nSHA256: %s\n' >'%s'", h1, h1,
+		h1, zd_test_path("Packages")), 0);
+	ck_assert_int_eq(zd_repo_index_check(zd_test_path("Packages"), want, 2,
+	                                     NULL, NULL, &err), 3);
+	ck_assert_int_eq(zd_repo_index_check(zd_test_path("none"), want, 2,
+	                                     NULL, NULL, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_IO);
+}
+END_TEST
+
 /* An archive for a projection: a Packages index, a size, neither; and
  * the hours on k workers. */
 START_TEST(test_repo_archive_project)
@@ -571,6 +623,7 @@ deb_repo_suite(void)
 	tcase_add_test(core, test_repo_jobs_load);
 	tcase_add_test(core, test_repo_tmp_names);
 	tcase_add_test(core, test_repo_publish);
+	tcase_add_test(core, test_repo_index_check);
 	tcase_add_test(core, test_repo_archive_project);
 	tcase_add_loop_test(malformed, test_repo_job_malformed, 0,
 	                    (int)(sizeof(bad_jobs) / sizeof(bad_jobs[0])));
