@@ -146,6 +146,11 @@ class Convergence(unittest.TestCase):
         self.assertEqual((res["rounds"], res["stopped_by"]), (6, "max-time"))
         self.assertTrue(res["not_converged"])
 
+    def test_nothing_to_compare_stops(self):
+        self.assertEqual(stats.should_stop([], 1), (True,
+                                                    "nothing-to-compare"))
+        self.assertEqual(stats.should_stop([], 1, fixed=3), (False, "runs"))
+
     def test_fixed_runs(self):
         res, _ = self.loop(0.002, fixed=3)
         self.assertEqual((res["rounds"], res["stopped_by"]), (3, "runs"))

@@ -147,12 +147,15 @@ def should_stop(cmps, rounds, target=TARGET, fixed=None, max_rounds=40,
                 elapsed=0.0, max_time=None, round_time=0.0):
     """After `rounds` rounds: (stop, reason).  With fixed (--runs N) stop
     at N rounds ("runs").  Else stop when every comparison has converged
-    ("converged"), at max_rounds ("max-rounds"), or when another round
-    (taking about round_time) would end after max_time seconds
+    ("converged"), at once when there is no comparison (every run failed:
+    "nothing-to-compare"), at max_rounds ("max-rounds"), or when another
+    round (taking about round_time) would end after max_time seconds
     ("max-time")."""
     if fixed is not None:
         return (rounds >= fixed, "runs")
-    if cmps and not not_converged(cmps, target):
+    if not cmps:
+        return (True, "nothing-to-compare")
+    if not not_converged(cmps, target):
         return (True, "converged")
     if rounds >= max_rounds:
         return (True, "max-rounds")
