@@ -31,6 +31,8 @@ import time
 
 DEFAULT_LOAD_PER_CORE = 0.25
 DEFAULT_MAX_OTHERS_PCT = 10.0
+# A run the gate discards is run again, at most this many more times.
+REDO = 2
 
 
 class ProcReader:
@@ -70,7 +72,7 @@ def self_cpu():
 
 class Gate:
     def __init__(self, max_load=None, max_others_pct=DEFAULT_MAX_OTHERS_PCT,
-                 wait=60.0, allow_loaded=False, reader=None, sample=1.0,
+                 wait=60.0, allow_loaded=False, reader=None, sample=0.5,
                  sleep=time.sleep, clock=time.monotonic, cores=None,
                  own_cpu=self_cpu):
         self.cores = cores or os.cpu_count() or 1
