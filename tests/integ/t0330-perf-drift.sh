@@ -22,16 +22,20 @@ make_tree "$T/tree" perf-drift
 # The shape of the done-when command, tiny and loaded: 3 rounds.
 expect_status 0 "$PERF" install --runs 3 --allow-loaded --fs tmpfs \
 	--pairs xz/stock,zstd-indexed/zdeb --modes eatmydata \
-	--variants xz,zstd-indexed --workdir "$T/work" --json "$T/r3.json" \
-	"$T/tree"
-python3 - "$T/r3.json" "$T/stdout" <<'PY' || fail "--runs 3: $(cat "$T/stdout")"
-import json, statistics, sys
+	--workdir "$T/work3" --json "$T/r3.json" "$T/tree"
+python3 - "$T/r3.json" "$T/stdout" "$T/work3" <<'PY' || fail "3: $(cat "$T/stdout")"
+import json, os, statistics, sys
 d = json.load(open(sys.argv[1]))
 table = open(sys.argv[2]).read()
 A = "xz/stock/eatmydata/hot"
 B = "zstd-indexed/zdeb/eatmydata/hot"
 assert d["baseline"] == {"variant": "xz", "backend": "stock",
                          "mode": "eatmydata", "cache": "hot"}, d["baseline"]
+# only the variants of the pairs are made
+assert sorted(d["machine"]["variant_bytes"]) == ["xz", "zstd-indexed"], \
+    d["machine"]["variant_bytes"]
+assert sorted(os.listdir(sys.argv[3] + "/variants")) == [
+    "tree.xz.deb", "tree.zstd-indexed.deb"], os.listdir(sys.argv[3])
 cmps = d["comparisons"]
 assert len(cmps) == 1 and set(cmps[0]) == {"a", "b", "ratio", "ci95",
                                            "rounds"}, cmps

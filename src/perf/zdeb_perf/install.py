@@ -464,6 +464,10 @@ class Install:
     def run(self):
         a = self.a
         self.check_args()
+        if a.pairs:
+            # Only the variants of the pairs are made and run.
+            used = {pr.partition("/")[0] for pr in a.pairs}
+            a.variants = [v for v in a.variants if v in used]
         if not self.iotrace:
             self.notes.append("zdeb-iotrace.so not found: no breakdown "
                               "(only other_s is not 0)")
