@@ -43,8 +43,8 @@ assert isinstance(m["loaded"], bool)
 keys = ["input", "variant", "backend", "mode", "cache", "run", "role",
         "status", "error", "elapsed_s", "user_s", "sys_s", "cpu_pct",
         "max_rss_kb", "minflt", "majflt", "inblock", "oublock",
-        "load1_before", "load1_after", "steal_pct", "others_pct", "loaded",
-        "discarded", "breakdown"]
+        "load1_before", "load1_after", "steal_pct", "kthreads_pct",
+        "others_pct", "loaded", "discarded", "breakdown"]
 bkeys = ["decode_s", "tar_s", "md5_s", "cpu_s", "wait_s", "write_s",
          "fsync_s", "rename_s", "open_s", "dir_s", "meta_s", "dbwrite_s",
          "db_s", "exec_s", "other_s"]
@@ -56,7 +56,8 @@ for r in runs:
     assert r["backend"] in ("stock", "zdeb") and r["status"] in ("ok", "failed")
     assert isinstance(r["error"], str) and isinstance(r["run"], int)
     assert r["role"] in ("run", "aa"), r["role"]
-    for k in ("load1_before", "load1_after", "steal_pct", "others_pct"):
+    for k in ("load1_before", "load1_after", "steal_pct", "kthreads_pct",
+              "others_pct"):
         assert isinstance(r[k], num) and r[k] >= 0, (k, r[k])
     # --allow-loaded keeps every run
     assert isinstance(r["loaded"], bool) and r["discarded"] is False, r

@@ -74,7 +74,8 @@ assert len(g["runs"]) == 9, g["runs"]
 for x in g["runs"]:
     assert set(x) == {"round", "variant", "backend", "mode", "cache", "role",
                       "load1_before", "load1_after", "steal_pct",
-                      "others_pct", "loaded", "discarded"}, x
+                      "kthreads_pct", "others_pct", "loaded",
+                      "discarded"}, x
     assert x["discarded"] is False and x["loaded"] == (x["others_pct"] > 10)
 head = table.splitlines()[0]
 assert "3 round(s)" in head and "LOADED RUNS KEPT (--allow-loaded: %d of 9 " \

@@ -23,13 +23,15 @@ class Machine:
     and clock."""
 
     def __init__(self, load=lambda t: 0.0, others=lambda t: 0.0,
-                 steal=0.0):
+                 steal=0.0, kernel=0.0):
         self.t = 0.0
         self.busy = 1000.0
         self.stolen = 50.0
         self.load = load
         self.others = others
         self.steal = steal
+        self.kernel = kernel
+        self.kt = 7.0
 
     def load1(self):
         return self.load(self.t)
@@ -37,11 +39,15 @@ class Machine:
     def cpu(self):
         return (self.busy, self.stolen)
 
+    def kthreads(self):
+        return self.kt
+
     def clock(self):
         return self.t
 
     def advance(self, dt, own_cores=0.0):
-        self.busy += dt * (self.others(self.t) + own_cores)
+        self.busy += dt * (self.others(self.t) + own_cores + self.kernel)
+        self.kt += dt * self.kernel
         self.stolen += dt * self.steal
         self.t += dt
 
@@ -58,11 +64,20 @@ class Proc(unittest.TestCase):
     def test_cpu_line(self):
         busy, steal = gate.parse_cpu_line(
             "cpu  100 20 30 5000 40 5 6 70 9 0\n", 100)
-        self.assertAlmostEqual(busy, 1.61)      # user+nice+sys+irq+softirq
+        self.assertAlmostEqual(busy, 1.50)      # user+nice+sys
         self.assertAlmostEqual(steal, 0.70)
 
     def test_proc_reader_on_files(self):
         d = tempfile.mkdtemp()
+        # kthreadd (2), a kernel thread, a process with ") 2 " in its name
+        for pid, st in (("2", "2 (kthreadd) S 0 0 0 0 -1 0 0 0 0 0 3 4 0"),
+                        ("57", "57 (kworker/0:1) I 2 0 0 0 -1 0 0 0 0 0 "
+                         "10 20 0"),
+                        ("900", "900 (a) 2 (b) S 1 0 0 0 -1 0 0 0 0 0 "
+                         "500 500 0")):
+            os.mkdir(os.path.join(d, pid))
+            with open(os.path.join(d, pid, "stat"), "w") as fh:
+                fh.write(st + "\n")
         with open(os.path.join(d, "loadavg"), "w") as fh:
             fh.write("0.42 0.30 0.20 1/100 12345\n")
         with open(os.path.join(d, "stat"), "w") as fh:
@@ -70,6 +85,7 @@ class Proc(unittest.TestCase):
         r = gate.ProcReader(d)
         self.assertEqual(r.load1(), 0.42)
         self.assertAlmostEqual(r.cpu()[0], 300.0 / r.hz)
+        self.assertAlmostEqual(r.kthreads(), 37.0 / r.hz)
 
     def test_default_threshold_scales_with_cores(self):
         self.assertEqual(gate.default_max_load(2), 0.5)
@@ -90,6 +106,13 @@ class WaitQuiet(unittest.TestCase):
         self.assertTrue(rec["quiet"])
         self.assertGreaterEqual(rec["waited_s"], 30)
         self.assertLess(rec["waited_s"], 40)
+
+    def test_quiet_at_start_is_enough_for_the_load(self):
+        m = Machine(load=lambda t: 1.8)     # zdeb-perf's own preparation
+        self.assertTrue(make(m, start_load=0.2).wait_quiet(1)["quiet"])
+        m = Machine(load=lambda t: 1.8)
+        self.assertFalse(make(m, start_load=0.7, wait=10).wait_quiet(1)[
+            "quiet"])
 
     def test_later_rounds_ignore_the_load_but_not_busy_cpu(self):
         m = Machine(load=lambda t: 1.5)
@@ -143,6 +166,16 @@ class RunRecord(unittest.TestCase):
         rec = self.run_once(0.25, allow_loaded=True)
         self.assertTrue(rec["loaded"])
         self.assertFalse(rec["discarded"])
+
+    def test_kernel_threads_are_not_others(self):
+        m = Machine(others=lambda t: 0.05, kernel=0.3)
+        g = make(m)
+        tok = g.begin()
+        m.advance(2.0, own_cores=1.0)
+        rec = g.end(tok, 2.0, 2.0)
+        self.assertEqual((rec["kthreads_pct"], rec["others_pct"]),
+                         (30.0, 5.0))
+        self.assertFalse(rec["loaded"])
 
     def test_threshold_option(self):
         rec = self.run_once(0.25, max_others_pct=30.0)

@@ -370,7 +370,8 @@ class Install:
                 "sys_s": None, "cpu_pct": None, "max_rss_kb": None,
                 "minflt": None, "majflt": None, "inblock": None,
                 "oublock": None, "load1_before": None, "load1_after": None,
-                "steal_pct": None, "others_pct": None, "loaded": False,
+                "steal_pct": None, "kthreads_pct": None, "others_pct": None,
+                "loaded": False,
                 "discarded": False, "breakdown": None}
 
     def gated_run(self, label, cfg, i, role="run"):
@@ -556,7 +557,8 @@ class Install:
         seq = [(control, "run")] + [(c, "run") for c in others[:half]] + \
             [(control, "aa")] + [(c, "run") for c in others[half:]]
         self.gate = Gate(max_load=a.max_load, max_others_pct=a.max_others,
-                         wait=a.quiet_wait, allow_loaded=a.allow_loaded)
+                         wait=a.quiet_wait, allow_loaded=a.allow_loaded,
+                         start_load=self.load_start[0])
         self.runs = []
         total = "%d" % a.runs if a.runs else "auto"
 

@@ -18,10 +18,10 @@ from .plot import plot_install
 RUN_KEYS = ["input", "variant", "backend", "mode", "cache", "run", "role",
             "status", "error", "elapsed_s", "user_s", "sys_s", "cpu_pct",
             "max_rss_kb", "minflt", "majflt", "inblock", "oublock",
-            "load1_before", "load1_after", "steal_pct", "others_pct",
-            "loaded", "discarded", "breakdown"]
-GATE_KEYS = ["load1_before", "load1_after", "steal_pct", "others_pct",
-             "loaded", "discarded"]
+            "load1_before", "load1_after", "steal_pct", "kthreads_pct",
+            "others_pct", "loaded", "discarded", "breakdown"]
+GATE_KEYS = ["load1_before", "load1_after", "steal_pct", "kthreads_pct",
+             "others_pct", "loaded", "discarded"]
 
 
 def cfg_name(cfg):
@@ -204,7 +204,8 @@ def comparison_lines(res):
                  "and below %g busy cores before each round, waiting at "
                  "most %g s: %d of %d round(s) started not quiet; runs "
                  "where other processes took over %g %% of a core: %s; "
-                 "median per run: others %.1f %%, steal %.1f %% of a core"
+                 "median per run: others %.1f %%, kernel threads %.1f %%, "
+                 "steal %.1f %% of a core"
                  % (g.max_load, g.max_load / g.cores, g.max_load, g.wait,
                     len(unquiet), len(g.rounds), g.max_others_pct,
                     "%d kept (--allow-loaded)"
@@ -213,6 +214,7 @@ def comparison_lines(res):
                     "%d discarded and run again (at most %d times)"
                     % (disc, REDO),
                     median([r["others_pct"] for r in runs]) or 0.0,
+                    median([r["kthreads_pct"] for r in runs]) or 0.0,
                     median([r["steal_pct"] for r in runs]) or 0.0))
     return lines
 
