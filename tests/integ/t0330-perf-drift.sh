@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t0330-perf-drift.sh - zdeb-perf install's rounds and what they say: the
-# order rotated per round with the baseline twice (the A/A row), every
-# comparison the median of per-round ratios with its 95 % interval
-# (undefined below 6 rounds, the extreme ratios at 6) in the table and the
-# JSON, --runs auto stopping at its budget and naming what did not
-# converge, the quiet gate discarding and redoing runs beside a busy loop
-# (and --allow-loaded keeping them, said in the header), --control,
-# --overhead and --nice.
+# order rotated per round with the baseline twice (the A/A row, which of
+# the two alternating), every comparison the median of per-round ratios
+# with its 95 % interval (undefined below 6 rounds, the extreme ratios at
+# 6) in the table and the JSON, --runs auto stopping at its budget and
+# naming what did not converge, the quiet gate discarding and redoing runs
+# beside a busy loop (and --allow-loaded keeping them, said in the
+# header), --control, --overhead and --nice.
 . "${ZDEB_SRCDIR:-$(dirname "$0")/../..}/tests/integ/lib.sh"
 
 need dpkg dpkg-deb python3 tar mount eatmydata
@@ -49,11 +49,12 @@ rd = d["rounds"]
 assert (rd["rounds"], rd["runs"], rd["stopped_by"]) == (3, 3, "runs"), rd
 assert sorted(rd["not_converged"]) == sorted(
     [B + " vs " + A, A + "#2 vs " + A]), rd
-# Each round: the baseline, its second run and the other, rotated.
+# Each round: the baseline, its second run and the other, rotated; the
+# baseline's A/A run is its second in odd rounds, its first in even ones.
 runs = d["runs"]
 seq = [(r["run"], r["variant"], r["role"]) for r in runs]
 assert seq == [(1, "xz", "run"), (1, "xz", "aa"), (1, "zstd-indexed", "run"),
-               (2, "xz", "aa"), (2, "zstd-indexed", "run"), (2, "xz", "run"),
+               (2, "xz", "run"), (2, "zstd-indexed", "run"), (2, "xz", "aa"),
                (3, "zstd-indexed", "run"), (3, "xz", "run"),
                (3, "xz", "aa")], seq
 # The ratio is the median of the per-round ratios of these runs.

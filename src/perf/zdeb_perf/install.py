@@ -551,7 +551,9 @@ class Install:
         self.configs = configs
         # A round: the baseline, half the others, the baseline again (the
         # A/A comparison: drift within a round shows in it), the rest;
-        # rotated by one place per round.
+        # rotated by one place per round.  Which of the baseline's two
+        # runs is the A/A one ("aa") alternates per round, so that
+        # neither always follows the other or the same configuration.
         others = [c for c in configs if c != control]
         half = len(others) // 2
         seq = [(control, "run")] + [(c, "run") for c in others[:half]] + \
@@ -570,7 +572,9 @@ class Install:
                 " (not quiet%s)" % (", --allow-loaded" if a.allow_loaded
                                     else " after %.0f s" % g["waited_s"])))
             k = (i - 1) % len(seq)
+            swap = {"run": "aa", "aa": "run"} if i % 2 == 0 else {}
             for cfg, role in seq[k:] + seq[:k]:
+                role = swap.get(role, role) if cfg == control else role
                 c, m, v, b = cfg
                 note("round %d/%s: %s %s %s %s%s" % (
                     i, total, v, b, m, c,
