@@ -99,6 +99,35 @@ class Comparisons(unittest.TestCase):
                       report.aa_verdict(aa))
 
 
+class Live(unittest.TestCase):
+    """What the convergence rule watches after each round."""
+
+    class Res:
+        def __init__(self, runs, configs, control):
+            self.runs, self.configs, self.control = runs, configs, control
+
+    def test_discarded_baseline_in_round_one_does_not_stop(self):
+        # Round 1 of the done-when shape on a busy minute: the baseline's
+        # run and its two redos discarded, the rest kept.  Nothing pairs
+        # yet, but the next round may: the loop must go on, not stop with
+        # nothing-to-compare after one round.
+        runs = [run(1, 1.0, discarded=True) for _ in range(3)]
+        runs += [run(1, 1.0, role="aa"),
+                 run(1, 0.5, variant="zstd-indexed", backend="zdeb")]
+        res = self.Res(runs, [XZ, ZI_Z], XZ)
+        live = report.live_comparisons(res)
+        self.assertTrue(live)
+        self.assertEqual(stats.should_stop(live, 1), (False, ""))
+
+    def test_baseline_that_always_fails_stops(self):
+        runs = [run(1, None, "failed"), run(1, None, "failed", role="aa"),
+                run(1, 0.5, variant="zstd-indexed", backend="zdeb")]
+        res = self.Res(runs, [XZ, ZI_Z], XZ)
+        self.assertEqual(report.live_comparisons(res), [])
+        self.assertEqual(stats.should_stop([], 1),
+                         (True, "nothing-to-compare"))
+
+
 class Spread(unittest.TestCase):
     def test_spread(self):
         self.assertAlmostEqual(report.spread([0.5, 0.6, 0.55]), 1.2)

@@ -77,9 +77,16 @@ def comparisons(runs, configs, control):
 
 def live_comparisons(res):
     """Every comparison the convergence rule watches, the A/A one first
-    (once the baseline has run)."""
+    (once the baseline has run).  While none has a paired round yet but
+    the baseline has run successfully (the gate discarded it), the A/A
+    one is watched anyway, unconverged, so that the loop goes on instead
+    of stopping with nothing-to-compare after one busy round."""
     aa, cmps = comparisons(res.runs, res.configs, res.control)
-    return [x for x in [aa] + cmps if x["rounds"]]
+    live = [x for x in [aa] + cmps if x["rounds"]]
+    if not live and any(r["status"] == "ok" and
+                        run_cfg(r) == res.control for r in res.runs):
+        return [aa]
+    return live
 
 
 def spread(xs):
