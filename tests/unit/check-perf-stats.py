@@ -44,6 +44,14 @@ class Ranks(unittest.TestCase):
                      (20, 6), (25, 8), (30, 10), (40, 14), (50, 18)):
             self.assertEqual(stats.median_ci_rank(n), k, n)
 
+    def test_many_rounds(self):
+        # --max-rounds or --runs above 1023: 2.0 ** n overflows a float;
+        # the ranks must still come out, exact.
+        for n in (1023, 1024, 1500):
+            k = stats.median_ci_rank(n)
+            self.assertGreaterEqual(coverage(n, k), 0.95, n)
+            self.assertLess(coverage(n, k + 1), 0.95, n)
+
     def test_interval_of_values(self):
         xs = [7, 1, 9, 3, 5, 2, 8, 4, 6, 10]      # n = 10, k = 2
         self.assertEqual(stats.median_ci(xs), (2, 9))

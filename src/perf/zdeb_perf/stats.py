@@ -42,28 +42,31 @@ The API, used by zdeb-perf install and zdeb-perf apt:
 
 import math
 import time
+from fractions import Fraction
 
 CONF = 0.95
 TARGET = 0.05
 
 
-def binom_cdf_half(n, k):
-    """P(X <= k) for X ~ Binomial(n, 1/2), exact."""
-    if k < 0:
-        return 0.0
-    return sum(math.comb(n, i) for i in range(0, min(k, n) + 1)) / 2.0 ** n
-
-
 def median_ci_rank(n, conf=CONF):
     """The 1-based rank k of the lower end of the distribution-free
     interval for the median of n values: [x_(k), x_(n+1-k)] covers the
-    median with probability 1 - 2 P(X <= k-1) >= conf.  None when even
-    k = 1 (the whole range) does not reach conf (n < 6 at 95 %)."""
-    alpha = (1.0 - conf) / 2.0
-    if n < 1 or binom_cdf_half(n, 0) > alpha:
+    median with probability 1 - 2 P(X <= k-1) >= conf, X ~ Binomial(n,
+    1/2).  None when even k = 1 (the whole range) does not reach conf
+    (n < 6 at 95 %).  The tail is summed in integers and compared
+    exactly (2.0 ** n overflows a float from n = 1024)."""
+    alpha = Fraction((1.0 - conf) / 2.0)
+    if n < 1:
+        return None
+    total = 2 ** n
+    tail = 1                            # P(X <= 0) * 2^n
+    if Fraction(tail, total) > alpha:
         return None
     k = 1
-    while k + 1 <= (n + 1) // 2 and binom_cdf_half(n, k) <= alpha:
+    while k + 1 <= (n + 1) // 2:
+        tail += math.comb(n, k)         # now P(X <= k) * 2^n
+        if Fraction(tail, total) > alpha:
+            break
         k += 1
     return k
 
