@@ -104,6 +104,44 @@ class AA(unittest.TestCase):
         self.assertIsNone(stats.aa_ok(aa(1.0, n=5)))
 
 
+class Order(unittest.TestCase):
+    """The rounds' order: seq rotated one place per round, the
+    baseline's two runs exchanging roles ("run", "aa") every round."""
+
+    def seq(self, m):
+        others = ["o%d" % j for j in range(m)]
+        h = m // 2
+        return [("C", "run")] + [(o, "run") for o in others[:h]] + \
+            [("C", "aa")] + [(o, "run") for o in others[h:]]
+
+    def test_rotation_and_roles(self):
+        seq = self.seq(1)
+        self.assertEqual(stats.round_order(seq, 1), seq)
+        self.assertEqual(stats.round_order(seq, 2),
+                         [("C", "run"), ("o0", "run"), ("C", "aa")])
+        self.assertEqual(stats.round_order(seq, 3),
+                         [("o0", "run"), ("C", "run"), ("C", "aa")])
+
+    def test_every_position_alike(self):
+        # Over 2 L rounds the baseline's counted run, its A/A run and
+        # every other configuration each take every position equally
+        # often, for any length L of a round.  With the roles exchanged
+        # on odd/even round numbers alone, a round of even length tied
+        # the exchange to the rotation: for L = 6 or 10 the counted run
+        # was only ever at an even position (0, 2, 4), the A/A run only
+        # at an odd one.
+        for m in range(1, 14):
+            seq = self.seq(m)
+            n = len(seq)
+            pos = {}
+            for i in range(1, 2 * n + 1):
+                for p, x in enumerate(stats.round_order(seq, i)):
+                    pos.setdefault(x, []).append(p)
+            for x, ps in pos.items():
+                self.assertEqual(sorted(ps), sorted(list(range(n)) * 2),
+                                 (m, x))
+
+
 class Convergence(unittest.TestCase):
     def test_half_width(self):
         c = {"a": "x", "b": "y", "ratio": 2.0, "ci95": [1.9, 2.2],

@@ -552,8 +552,9 @@ class Install:
         # A round: the baseline, half the others, the baseline again (the
         # A/A comparison: drift within a round shows in it), the rest;
         # rotated by one place per round.  Which of the baseline's two
-        # runs is the A/A one ("aa") alternates per round, so that
-        # neither always follows the other or the same configuration.
+        # runs is the A/A one ("aa") alternates (stats.round_order), so
+        # that neither always follows the other or the same
+        # configuration, and each takes every position alike.
         others = [c for c in configs if c != control]
         half = len(others) // 2
         seq = [(control, "run")] + [(c, "run") for c in others[:half]] + \
@@ -571,10 +572,7 @@ class Install:
                 "" if g["quiet"] else
                 " (not quiet%s)" % (", --allow-loaded" if a.allow_loaded
                                     else " after %.0f s" % g["waited_s"])))
-            k = (i - 1) % len(seq)
-            swap = {"run": "aa", "aa": "run"} if i % 2 == 0 else {}
-            for cfg, role in seq[k:] + seq[:k]:
-                role = swap.get(role, role) if cfg == control else role
+            for cfg, role in stats.round_order(seq, i):
                 c, m, v, b = cfg
                 note("round %d/%s: %s %s %s %s%s" % (
                     i, total, v, b, m, c,

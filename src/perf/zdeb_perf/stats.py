@@ -37,6 +37,7 @@ The API, used by zdeb-perf install and zdeb-perf apt:
     aa_ok(cmp)                   -> True, False, or None (undefined)
     not_converged(cmps, target)  -> names of comparisons not converged
     should_stop(...)             -> (stop, reason)
+    round_order(seq, i)          -> round i's order of the runs
     run_rounds(...)              -> the loop of rounds with its budget
 """
 
@@ -165,6 +166,28 @@ def should_stop(cmps, rounds, target=TARGET, fixed=None, max_rounds=40,
     if max_time is not None and elapsed + round_time > max_time:
         return (True, "max-time")
     return (False, "")
+
+
+def round_order(seq, i):
+    """Round i's (1-based) order of seq, [(configuration, role)] with the
+    baseline twice (roles "run" and "aa"): seq rotated i - 1 places,
+    and the baseline's two runs exchanging roles every other round.
+    Rounds 2 L - 1 and 2 L (L = len(seq)) and every pair after them put
+    each run, and each role of the baseline, at every position exactly
+    twice; with a round of even length the exchange goes by the round's
+    number of rotations plus its cycle, else rotation and exchange would
+    stay in step (the counted run only at even positions)."""
+    n = len(seq)
+    t = i - 1
+    k = t % n
+    odd = (t + (t // n if n % 2 == 0 else 0)) % 2 == 1
+    base = [c for c, role in seq if role == "aa"]
+    out = []
+    for cfg, role in seq[k:] + seq[:k]:
+        if odd and base and cfg == base[0]:
+            role = {"run": "aa", "aa": "run"}[role]
+        out.append((cfg, role))
+    return out
 
 
 def run_rounds(do_round, comparisons, target=TARGET, fixed=None,
