@@ -170,8 +170,9 @@ def aa_verdict(aa):
         return "A/A: its interval contains 1.00: the rounds agree with " \
             "themselves"
     return ("A/A: NOT TRUSTWORTHY: the baseline against itself is "
-            "[%.2f-%.2f], without 1.00: the machine changed within the "
-            "rounds; do not quote these ratios" % tuple(aa["ci95"]))
+            "[%.2f-%.2f], without 1.00: the intervals missed (by chance, "
+            "or the rounds are not alike); do not quote these ratios"
+            % tuple(aa["ci95"]))
 
 
 def comparison_lines(res):
