@@ -28,9 +28,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 fix=$top/contrib/dpkg/1.21.x/0001-libdpkg-Decode-all-frames-in-zstd-compressed-streams.patch
 [ -f "$fix" ] || fail "no $fix"
 
-# The real dpkg-deb: diverted aside when zdeb is integrated.
-stockbin=/usr/bin/dpkg-deb
-[ -x /usr/bin/dpkg-deb.distrib ] && stockbin=/usr/bin/dpkg-deb.distrib
+# The real dpkg-deb: where dpkg-divert put it when zdeb replaced it.
+stockbin=$(dpkg-divert --truename /usr/bin/dpkg-deb 2>/dev/null) ||
+	stockbin=/usr/bin/dpkg-deb
 [ -x "$stockbin" ] || skip "no stock dpkg-deb"
 [ "$(realpath "$stockbin")" != "$(realpath "$ZDEB")" ] ||
 	fail "$stockbin is zdeb, not the stock dpkg-deb"
