@@ -36,7 +36,9 @@ ok "files and dependencies split between zdeb and zdeb-perf"
 
 dpkg-deb -c "$deb_dh_zdeb" | awk '{print $6}' | grep -v '/$' | sort >"$T/dfiles"
 for f in ./usr/share/perl5/Debian/Debhelper/Sequence/zdeb.pm \
-	./usr/share/dh-zdeb/dpkg-deb ./usr/share/man/man7/dh-zdeb.7.gz; do
+	./usr/share/dh-zdeb/bin/dh_builddeb \
+	./usr/share/dh-zdeb/builddeb/dpkg-deb \
+	./usr/share/man/man7/dh-zdeb.7.gz; do
 	grep -qx "$f" "$T/dfiles" || fail "dh-zdeb lacks $f: $(cat "$T/dfiles")"
 done
 dpkg-deb -f "$deb_dh_zdeb" Provides | grep -qx 'dh-sequence-zdeb' ||
