@@ -6,7 +6,8 @@
 # layout that the stock dpkg-deb reads (zdeb verify --dpkg-deb: zdeb's own
 # dh add-on built them), zdeb-perf depending on python3 and zdeb itself
 # not, dh-zdeb providing dh-sequence-zdeb, zdeb-dpkg pre-depending on zdeb
-# with its maintainer scripts.  The package's own test run is left out
+# with its maintainer scripts and breaking the dpkg versions zdeb integrate
+# refuses.  The package's own test run is left out
 # (DEB_BUILD_OPTIONS=nocheck): make check has just run.
 #
 # Run by "make check-slow": it builds the whole tree again (about a minute).
@@ -50,6 +51,10 @@ grep -q ' \./usr/bin/dpkg-deb -> zdeb$' "$T/dpfiles" ||
 	fail "zdeb-dpkg lacks the dpkg-deb symlink: $(cat "$T/dpfiles")"
 dpkg-deb -f "$deb_zdeb_dpkg" Pre-Depends | grep -q '^zdeb (>= ' ||
 	fail "zdeb-dpkg Pre-Depends: $(dpkg-deb -f "$deb_zdeb_dpkg" Pre-Depends)"
+minor=$(sed -n 's/^#define ZD_DPKG_DEB_NEWEST_MINOR //p' \
+	"$ZDEB_SRCDIR/src/cmd-integrate.c")
+dpkg-deb -f "$deb_zdeb_dpkg" Breaks | grep -qx "dpkg (>= 1\.$((minor + 1))~)" ||
+	fail "zdeb-dpkg Breaks: $(dpkg-deb -f "$deb_zdeb_dpkg" Breaks)"
 dpkg-deb -e "$deb_zdeb_dpkg" "$T/dpctl"
 grep -q 'zdeb integrate install --package=zdeb-dpkg' "$T/dpctl/preinst" &&
 	grep -q 'zdeb integrate remove --package=zdeb-dpkg' "$T/dpctl/postrm" ||
