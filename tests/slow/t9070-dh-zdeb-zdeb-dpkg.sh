@@ -160,23 +160,31 @@ chroot "$R" dpkg --verify zdeb-hello >"$T/verify" 2>&1 && [ ! -s "$T/verify" ] |
 ok "the stock dpkg installs the add-on's package: every file, dpkg --verify clean"
 
 # zdeb-dpkg refuses a dpkg that zdeb does not answer for: the database
-# says 1.22.6 for the time of one install.
+# says 1.22.6 for the time of two installs.  Its Breaks (from the limit
+# zdeb integrate checks) stops dpkg first; with --force-breaks the
+# preinst's zdeb integrate refuses.
 cp -p "$R/var/lib/dpkg/status" "$T/status"
 sed -i '/^Package: dpkg$/,/^$/s/^Version: .*/Version: 1.22.6/' \
 	"$R/var/lib/dpkg/status"
 set +e
 chroot "$R" sh -c 'dpkg -i /tmp/debs/zdeb-dpkg_*.deb' >"$T/dpkg.log" 2>&1
 rc=$?
+chroot "$R" sh -c 'dpkg -i --force-breaks /tmp/debs/zdeb-dpkg_*.deb' \
+	>"$T/dpkg2.log" 2>&1
+rc2=$?
 set -e
 cp -p "$T/status" "$R/var/lib/dpkg/status"
-[ $rc -ne 0 ] || fail "zdeb-dpkg installed over dpkg 1.22.6"
-grep -q 'version 1.22.6' "$T/dpkg.log" ||
-	fail "no version message: $(cat "$T/dpkg.log")"
+[ $rc -ne 0 ] && [ $rc2 -ne 0 ] ||
+	fail "zdeb-dpkg installed over dpkg 1.22.6 (exit $rc, $rc2)"
+grep -q 'zdeb-dpkg breaks dpkg (>= 1.22~)' "$T/dpkg.log" ||
+	fail "no Breaks message: $(cat "$T/dpkg.log")"
+grep -q 'version 1.22.6 .*newer than the newest dpkg-deb zdeb knows' \
+	"$T/dpkg2.log" || fail "no preinst message: $(cat "$T/dpkg2.log")"
 [ -z "$(dpkg-divert --root "$R" --list '*dpkg-deb*')" ] ||
 	fail "diversion left: $(dpkg-divert --root "$R" --list)"
 [ "$(sha256sum <"$R/usr/bin/dpkg-deb")" = "$orig" ] ||
 	fail "dpkg-deb changed by the refused install"
-ok "zdeb-dpkg refuses dpkg 1.22.6 (exit $rc), nothing diverted"
+ok "zdeb-dpkg refuses dpkg 1.22.6: Breaks (exit $rc), then the preinst (exit $rc2); nothing diverted"
 
 # A pzstd package: stock apt cannot install it.
 make_tree "$T/pkg"
