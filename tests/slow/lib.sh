@@ -163,3 +163,53 @@ EOS
 	grep -q "^PATH=\"$d/bin:" "$d/atlocal" ||
 		fail "atlocal.in's PATH line changed: $(grep '^PATH' "$d/atlocal")"
 }
+
+# slow_zdeb_debs DIR: zdeb's own binary packages (zdeb, zdeb-perf, dh-zdeb,
+# zdeb-dpkg), built by "dpkg-buildpackage -b" from a copy of ZDEB_SRCDIR
+# in DIR/src, so into DIR; the package's own test run is left out
+# (DEB_BUILD_OPTIONS=nocheck: make check has run).  The log is
+# $T/build.log.  Skips without debhelper 13, fails when the build fails.
+slow_zdeb_debs() {
+	: "${ZDEB_SRCDIR:?ZDEB_SRCDIR must point to the source tree}"
+	need dpkg-buildpackage dh tar
+	dpkg-checkbuilddeps -d 'debhelper-compat (= 13)' /dev/null \
+		2>/dev/null || skip "debhelper 13 not installed"
+	mkdir -p "$1/src"
+	(cd "$ZDEB_SRCDIR" && tar -cf - --exclude=./_build --exclude=./.git \
+		--exclude='./debian/build' --exclude='./autom4te.cache' .) |
+		tar -xf - -C "$1/src"
+	(cd "$1/src" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b) \
+		>"$T/build.log" 2>&1 ||
+		fail "dpkg-buildpackage: $(tail -20 "$T/build.log")"
+}
+
+# slow_installed_ok TREE ROOT: every entry of the package tree TREE is in
+# ROOT, with the same type, mode, size, content and link target; the
+# difference is in $T/bad otherwise (status 1).
+slow_installed_ok() {
+	manifest "$1" >"$T/want"
+	cut -d' ' -f1 "$T/want" | manifest_paths "$2" >"$T/got"
+	diff "$T/want" "$T/got" >"$T/bad"
+}
+
+# slow_dpkg_download DIR: this host's dpkg .deb (apt-get download, the
+# host's suite, which is the chroots'), printed as a path; status 1 when
+# apt cannot get it.
+slow_dpkg_download() {
+	(cd "$1" && apt-get download dpkg >/dev/null 2>&1) || return 1
+	set -- "$1"/dpkg_*.deb
+	[ -f "$1" ] || return 1
+	echo "$1"
+}
+
+# slow_dpkg_clean ROOT: "dpkg --verify dpkg" in the chroot ROOT says
+# nothing and /usr/bin/dpkg-deb is a regular file that runs; fails the test
+# otherwise.
+slow_dpkg_clean() {
+	[ -f "$1/usr/bin/dpkg-deb" ] && [ ! -L "$1/usr/bin/dpkg-deb" ] ||
+		fail "no regular dpkg-deb: $(ls -l "$1/usr/bin/dpkg-deb"*)"
+	chroot "$1" dpkg --verify dpkg >"$T/verify" 2>&1 ||
+		fail "dpkg --verify dpkg: $(cat "$T/verify")"
+	[ ! -s "$T/verify" ] || fail "dpkg --verify dpkg: $(cat "$T/verify")"
+	chroot "$1" dpkg-deb --version >/dev/null || fail "dpkg-deb broken"
+}
