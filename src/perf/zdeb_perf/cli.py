@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""cli - zdeb-perf's command line: install and levels."""
+"""cli - zdeb-perf's command line: install, apt and levels."""
 
 import argparse
 import signal
@@ -9,6 +9,7 @@ from . import common
 from .common import Interrupted, PerfError, split_list
 from .install import ALL_BACKENDS, ALL_MODES, ALL_VARIANTS, Install
 from .levels import levels_main
+from . import apt as apt_cmd
 
 
 def parser():
@@ -68,6 +69,47 @@ def parser():
     i.add_argument("--apt", action="store_true",
                    help="INPUTs are package names for apt-get download")
     i.add_argument("inputs", nargs="+", metavar="INPUT")
+    ap = sub.add_parser("apt", help="time a whole apt-get install in a "
+                        "fresh minbase chroot")
+    ap.add_argument("--set", default=apt_cmd.DEFAULT_SET,
+                    help="a named package set: %s (default %s); PKG "
+                    "names replace it" % (", ".join(sorted(apt_cmd.SETS)),
+                                          apt_cmd.DEFAULT_SET))
+    ap.add_argument("--sources", type=split_list,
+                    default=apt_cmd.ALL_SOURCES,
+                    help="debian,zdeb (default both)")
+    ap.add_argument("--backends", type=split_list,
+                    default=apt_cmd.ALL_BACKENDS,
+                    help="stock,zdeb (default both)")
+    ap.add_argument("--modes", type=split_list, default=apt_cmd.ALL_MODES,
+                    help="plain,eatmydata (default both)")
+    ap.add_argument("--baseline", metavar="SOURCE/BACKEND/MODE",
+                    help="what every configuration is compared with, run "
+                    "twice a round for the A/A row (default: the first, "
+                    "debian/stock/plain)")
+    ap.add_argument("--runs", type=int, default=8, metavar="N",
+                    help="rounds (default 8; 6 give the first 95%% "
+                    "interval)")
+    ap.add_argument("--load-threshold", type=float, default=0.5,
+                    metavar="L", help="wait before each round until the "
+                    "1-minute load is below L (default 0.5)")
+    ap.add_argument("--max-wait", type=int, default=300, metavar="S",
+                    help="wait at most S seconds for it (default 300)")
+    ap.add_argument("--others-threshold", type=float, default=10.0,
+                    metavar="PCT", help="a run during which other "
+                    "processes took more than PCT %% of a core is loaded "
+                    "(default 10)")
+    ap.add_argument("--allow-loaded", action="store_true",
+                    help="run and keep loaded runs, and say so")
+    ap.add_argument("--fs", default="ext4", metavar="ext4|tmpfs",
+                    help="scratch file system per run (default ext4)")
+    ap.add_argument("--nice", type=int, default=0, metavar="N")
+    ap.add_argument("--json")
+    ap.add_argument("--workdir", help="keep the repositories and the "
+                    "prepared chroots here (reused)")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the temporary work directory")
+    ap.add_argument("packages", nargs="*", metavar="PKG")
     lv = sub.add_parser("levels", help="compression level sweep")
     lv.add_argument("--compressors", type=split_list,
                     default=["gzip", "xz", "zstd"])
@@ -97,6 +139,10 @@ def main(argv):
             if a.runs < 1:
                 raise PerfError("--runs must be at least 1")
             return Install(a).main()
+        if a.cmd == "apt":
+            if a.fs not in ("ext4", "tmpfs"):
+                raise PerfError("--fs must be ext4 or tmpfs")
+            return apt_cmd.Apt(a).main()
         if a.cmd == "levels":
             if a.runs < 1 or a.size <= 0:
                 raise PerfError("--runs and --size must be positive")
