@@ -32,7 +32,31 @@ def parser():
                    help="default,unsafe-io,eatmydata (default all)")
     i.add_argument("--cache", type=split_list, default=["hot"],
                    help="hot,cold (default hot)")
-    i.add_argument("--runs", type=int, default=3)
+    i.add_argument("--runs", type=runs_arg, default=None,
+                   metavar="auto|N", help="rounds: auto (default) adds "
+                   "rounds until every comparison's 95 %% interval is "
+                   "within --target, N runs exactly N")
+    i.add_argument("--target", type=float, default=5.0, metavar="PCT",
+                   help="--runs auto stops when every interval's "
+                   "half-width is at most PCT %% of its ratio (default 5)")
+    i.add_argument("--max-rounds", type=int, default=40, metavar="N",
+                   help="--runs auto stops after N rounds (default 40)")
+    i.add_argument("--max-time", type=float, default=1200.0, metavar="S",
+                   help="--runs auto starts no round that would end more "
+                   "than S seconds after the first began (default 1200)")
+    i.add_argument("--max-load", type=float, default=None, metavar="L",
+                   help="the quiet gate's threshold: a 1-minute load (before"
+                   " the first round) and busy cores (before every round) "
+                   "below L (default 0.25 per core)")
+    i.add_argument("--quiet-wait", type=float, default=120.0, metavar="S",
+                   help="wait at most S seconds per round for a quiet "
+                   "machine (default 120)")
+    i.add_argument("--max-others", type=float, default=10.0, metavar="PCT",
+                   help="discard (and redo) a run during which other "
+                   "processes took more than PCT %% of a core (default 10)")
+    i.add_argument("--allow-loaded", action="store_true",
+                   help="do not wait for a quiet machine and keep loaded "
+                   "runs; the table's header says so")
     i.add_argument("--action", choices=["unpack", "install"],
                    default="unpack", help="dpkg --unpack (default) or -i")
     i.add_argument("--json")
@@ -50,17 +74,15 @@ def parser():
     i.add_argument("--scratch", dest="fs", metavar="DIR",
                    help="the same as --fs DIR")
     i.add_argument("--control", metavar="VARIANT/BACKEND/MODE",
-                   help="the configuration run first and last in each "
-                   "round (default: the first configuration)")
-    i.add_argument("--drift-threshold", type=float, default=10.0,
-                   metavar="PCT", help="flag a round whose control's last "
-                   "run differs from its first by more (default 10)")
+                   help="the baseline: every comparison is against it, "
+                   "and it runs twice per round for the A/A row (default:"
+                   " the first configuration)")
     i.add_argument("--nice", type=int, default=0, metavar="N",
                    help="run dpkg (and its children) at nice N, e.g. -10 "
                    "to shield the runs from other work on a shared "
                    "machine (below 0 needs root)")
     i.add_argument("--overhead", action="store_true",
-                   help="also run the control once per round without the "
+                   help="also run the baseline once per round without the "
                    "tracer, and print the tracer's overhead")
     i.add_argument("--segment-size", help="zdeb --segment-size for the "
                    "indexed, frames and pzstd variants")
@@ -125,6 +147,16 @@ def parser():
     return p
 
 
+def runs_arg(s):
+    """--runs: "auto" (None) or a count."""
+    if s == "auto":
+        return None
+    try:
+        return int(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError("'%s' is not auto or a number" % s)
+
+
 def on_signal(signum, frame):
     raise Interrupted(signum)
 
@@ -136,8 +168,14 @@ def main(argv):
         signal.signal(sig, on_signal)
     try:
         if a.cmd == "install":
-            if a.runs < 1:
+            if a.runs is not None and a.runs < 1:
                 raise PerfError("--runs must be at least 1")
+            if a.target <= 0 or a.max_rounds < 1 or a.max_time <= 0 or \
+                    a.quiet_wait < 0 or a.max_others < 0 or \
+                    (a.max_load is not None and a.max_load <= 0):
+                raise PerfError("--target, --max-rounds, --max-time and "
+                                "--max-load must be positive, --quiet-wait "
+                                "and --max-others not negative")
             return Install(a).main()
         if a.cmd == "apt":
             if a.fs not in ("ext4", "tmpfs"):
