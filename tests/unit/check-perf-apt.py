@@ -3,7 +3,7 @@
 src/perf/zdeb_perf/apt.py: the mirror from apt's sources, the minbase
 cache key (the same as tests/slow/lib.sh's), apt-get -s's Inst lines,
 the dpkg runs in a trace and their summed breakdown, the round order,
-and the median's distribution-free interval and the comparisons."""
+and the comparisons (through stats.py, tested by check-perf-stats.py)."""
 
 import hashlib
 import os
@@ -133,62 +133,72 @@ class DpkgRuns(unittest.TestCase):
 
 
 class Rounds(unittest.TestCase):
-    def test_rotated_baseline_twice(self):
+    def test_rotated_baseline_twice_aa_alternating(self):
         cs = ["a", "b", "c"]
-        seqs = [apt.round_order(cs, "a", i) for i in range(1, 5)]
+        seqs = [apt.round_order(cs, "a", i) for i in range(1, 6)]
         self.assertEqual(seqs[0], [("a", "run"), ("b", "run"),
+                                   ("a", "aa"), ("c", "run")])
+        # round 2: rotated by one, the baseline's roles swapped
+        self.assertEqual(seqs[1], [("b", "run"), ("a", "run"),
                                    ("c", "run"), ("a", "aa")])
-        self.assertEqual(seqs[1][0], ("b", "run"))
-        self.assertEqual(seqs[3][0], ("a", "aa"))
+        self.assertEqual(seqs[4], seqs[0])
         for s in seqs:
             self.assertEqual(sorted(s), sorted(seqs[0]))
-        # a baseline that is not first
-        s = apt.round_order(cs, "b", 1)
-        self.assertEqual(s, [("b", "run"), ("a", "run"), ("c", "run"),
-                             ("b", "aa")])
+        # a baseline that is not first in the list
+        self.assertEqual(apt.round_order(cs, "b", 1),
+                         [("b", "run"), ("a", "run"), ("b", "aa"),
+                          ("c", "run")])
 
 
-class Interval(unittest.TestCase):
-    def test_too_few(self):
-        self.assertEqual(apt.median_ci95([]), (None, None))
-        self.assertEqual(apt.median_ci95([1.0, 3.0, 2.0, 5, 4]),
-                         (3.0, None))
+def run(cfg, rnd, wall, role="run", status="ok", discarded=False):
+    return {"config": cfg, "round": rnd, "elapsed_s": wall, "role": role,
+            "status": status, "discarded": discarded}
 
-    def test_order_statistics(self):
-        # n=6: k=1 (P(X<=0) = 1/64), the extremes
-        self.assertEqual(apt.median_ci95([6, 1, 5, 2, 4, 3]),
-                         (3.5, [1, 6]))
-        # n=9: P(X<=1) = 10/512 <= 2.5 %, P(X<=2) = 46/512 > 2.5 %: k=2
-        self.assertEqual(apt.median_ci95(list(range(1, 10))),
-                         (5, [2, 8]))
-        # n=20: k=6 (P(X<=5) = 2.07 %, P(X<=6) = 5.8 %)
-        self.assertEqual(apt.median_ci95(list(range(1, 21))),
-                         (10.5, [6, 15]))
 
-    def test_compare_pairs_only_rounds_with_both(self):
-        rounds = [{"a": 2.0, "b": 1.0}, {"a": 3.0, "b": 1.0},
-                  {"a": 2.0}, {"b": 1.0}]
-        c = apt.compare(rounds, "a", "b")
-        self.assertEqual(c, {"a": "a", "b": "b", "ratio": 2.5,
-                             "ci95": None, "rounds": 2})
+class Comparisons(unittest.TestCase):
+    CS = ["debian/stock/plain", "debian/zdeb/plain", "zdeb/stock/plain",
+          "zdeb/zdeb/plain"]
 
-    def test_comparisons(self):
-        cs = ["debian/stock/plain", "debian/zdeb/plain",
-              "zdeb/stock/plain", "zdeb/zdeb/plain"]
-        base = cs[0]
-        rounds = [{c: 1.0 + 0.01 * i for c in cs} for i in range(6)]
-        for r in rounds:
-            r[base + "#aa"] = r[base]
-        out = apt.comparisons(cs, base, rounds)
-        self.assertEqual(out[0]["kind"], "aa")
-        self.assertEqual(out[0]["ratio"], 1.0)
-        self.assertEqual(out[0]["ci95"], [1.0, 1.0])
-        self.assertEqual([(c["a"], c["b"]) for c in out[1:]], [
-            (base, "debian/zdeb/plain"), (base, "zdeb/stock/plain"),
-            (base, "zdeb/zdeb/plain"),
-            ("zdeb/stock/plain", "zdeb/zdeb/plain")])
-        self.assertEqual([c["kind"] for c in out[1:]],
-                         ["baseline"] * 3 + ["backend"])
+    def test_walls_skip_failed_and_discarded(self):
+        rs = [run("x", 1, 2.0), run("x", 1, 2.1, role="aa"),
+              run("x", 2, 9.0, discarded=True), run("x", 2, 2.2),
+              run("y", 1, 1.0, status="failed")]
+        self.assertEqual(apt.walls(rs), {"x": {1: 2.0, 2: 2.2},
+                                         "x#aa": {1: 2.1}})
+
+    def test_rows_kinds_and_ratios(self):
+        base = self.CS[0]
+        rs = []
+        for i in range(1, 7):
+            rs.append(run(base, i, 2.0))
+            rs.append(run(base, i, 2.0 + 0.01 * i, role="aa"))
+            rs.append(run("debian/zdeb/plain", i, 1.0))
+            rs.append(run("zdeb/stock/plain", i, 1.6))
+            rs.append(run("zdeb/zdeb/plain", i, 0.8))
+        out = apt.comparisons(self.CS, base, rs)
+        self.assertEqual([(c["a"], c["b"], c["kind"]) for c in out], [
+            (base, base + "#aa", "aa"),
+            (base, "debian/zdeb/plain", "baseline"),
+            (base, "zdeb/stock/plain", "baseline"),
+            (base, "zdeb/zdeb/plain", "baseline"),
+            ("zdeb/stock/plain", "zdeb/zdeb/plain", "backend")])
+        self.assertAlmostEqual(out[1]["ratio"], 2.0)
+        self.assertAlmostEqual(out[3]["ratio"], 2.5)
+        self.assertAlmostEqual(out[4]["ratio"], 2.0)
+        self.assertEqual(out[4]["rounds"], 6)
+        # 6 rounds: the interval is the range of the ratios
+        lo, hi = out[0]["ci95"]
+        self.assertAlmostEqual(lo, 2.0 / 2.06)
+        self.assertAlmostEqual(hi, 2.0 / 2.01)
+
+    def test_too_few_rounds_no_interval(self):
+        base = self.CS[0]
+        rs = [run(base, 1, 2.0), run(base, 1, 2.0, role="aa"),
+              run("debian/zdeb/plain", 1, 1.0)]
+        out = apt.comparisons(self.CS[:2], base, rs)
+        self.assertEqual(out[0]["ci95"], None)
+        self.assertEqual(out[1]["ratio"], 2.0)
+        self.assertEqual(out[1]["rounds"], 1)
 
 
 if __name__ == "__main__":

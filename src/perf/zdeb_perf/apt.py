@@ -32,8 +32,10 @@ import tempfile
 import time
 
 from . import stages as stage_runs
+from . import stats
 from .common import PerfError, find_iotrace, find_zdeb, note, run_quiet, \
     timed
+from .gate import REDO, Gate
 from .iotrace import BREAKDOWN_KEYS, breakdown, parse_trace
 from .machine import machine_info
 from .scratchfs import ScratchFS, mounted_at
@@ -185,66 +187,51 @@ def apt_breakdown(elapsed, recs, stages):
 
 
 def round_order(configs, baseline, rnd):
-    """The runs of round rnd (from 1): the baseline twice (the second
-    its A/A partner) and every other configuration once, rotated by the
-    round so that no configuration always runs first or last.  Items
-    are (config, role), role "run" or "aa"."""
-    seq = [(baseline, "run")] + [(c, "run") for c in configs
-                                 if c != baseline] + [(baseline, "aa")]
+    """The runs of round rnd (from 1), as zdeb-perf install orders them:
+    the baseline, half the others, the baseline again, the rest, rotated
+    by one place per round; which of the baseline's two runs is the A/A
+    one (role "aa", the other "run") alternates per round."""
+    others = [c for c in configs if c != baseline]
+    half = len(others) // 2
+    seq = [(baseline, "run")] + [(c, "run") for c in others[:half]] + \
+        [(baseline, "aa")] + [(c, "run") for c in others[half:]]
     k = (rnd - 1) % len(seq)
-    return seq[k:] + seq[:k]
+    swap = {"run": "aa", "aa": "run"} if rnd % 2 == 0 else {}
+    return [(c, swap.get(r, r) if c == baseline else r)
+            for c, r in seq[k:] + seq[:k]]
 
 
-def median_ci95(xs):
-    """The median of xs and its distribution-free 95 % confidence
-    interval: the order statistics x(k), x(n-k+1) with the largest k for
-    which the binomial(n, 1/2) tail P(X < k) is at most 2.5 %, so the
-    interval covers the true median with at least 95 %.  With fewer
-    than 6 values there is no such k: the interval is None."""
-    xs = sorted(x for x in xs if x is not None)
-    n = len(xs)
-    if n == 0:
-        return None, None
-    med = xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2.0
-    k, tail, c = 0, 0.0, 1
-    for j in range(n + 1):
-        # tail = P(X <= j - 1) before this step
-        if tail + c / 2.0 ** n > 0.025:
-            break
-        tail += c / 2.0 ** n
-        k = j + 1
-        c = c * (n - j) // (j + 1)
-    if k < 1:
-        return med, None
-    return med, [xs[k - 1], xs[n - k]]
+def walls(runs):
+    """{config: {round: elapsed_s}} of the runs that count (ok, not
+    discarded by the gate), the baseline's A/A runs as CONFIG#aa."""
+    out = {}
+    for r in runs:
+        if r["status"] != "ok" or r.get("discarded"):
+            continue
+        k = r["config"] + ("#aa" if r["role"] == "aa" else "")
+        out.setdefault(k, {})[r["round"]] = r["elapsed_s"]
+    return out
 
 
-def compare(rounds, a, b):
-    """One comparison of the paired runs: rounds is [{config: wall}];
-    the per-round ratio is wall(a) / wall(b) (above 1: b is faster), in
-    the rounds where both ran.  Returns {"a", "b", "ratio", "ci95",
-    "rounds"}."""
-    ratios = [r[a] / r[b] for r in rounds
-              if r.get(a) and r.get(b)]
-    med, ci = median_ci95(ratios)
-    return {"a": a, "b": b, "ratio": None if med is None else round(med, 4),
-            "ci95": None if ci is None else [round(ci[0], 4),
-                                             round(ci[1], 4)],
-            "rounds": len(ratios)}
+def comparisons(configs, baseline, runs):
+    """stats.compare of the A/A pair, then each configuration against
+    the baseline, then zdeb against stock for the same source and mode;
+    each with its kind ("aa", "baseline", "backend")."""
+    w = walls(runs)
 
+    def cmp(a, b, kind):
+        return dict(stats.compare(a, w.get(a, {}), b, w.get(b, {})),
+                    kind=kind)
 
-def comparisons(configs, baseline, rounds):
-    """The A/A row, then each configuration against the baseline, then
-    zdeb against stock for the same source and mode."""
-    out = [dict(compare(rounds, baseline, baseline + "#aa"), kind="aa")]
+    out = [cmp(baseline, baseline + "#aa", "aa")]
     for c in configs:
         if c != baseline:
-            out.append(dict(compare(rounds, baseline, c), kind="baseline"))
+            out.append(cmp(baseline, c, "baseline"))
     for c in configs:
         s, be, m = c.split("/")
         z = "%s/zdeb/%s" % (s, m)
         if be == "stock" and z in configs and c != baseline:
-            out.append(dict(compare(rounds, c, z), kind="backend"))
+            out.append(cmp(c, z, "backend"))
     return out
 
 
@@ -536,14 +523,14 @@ class Apt:
                                      "--no-install-recommends"] + pkgs,
                               env=env)
             os.sync()
-            cpu0 = cpu_jiffies()
+            tok = self.gate.begin()
             log = os.path.join(self.work, "apt.log")
             with open(log, "w") as out:
                 rc, wall, ru = timed(cmd, stdout=out,
                                      stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL,
                                      new_session=True, nice=self.a.nice)
-            cpu1 = cpu_jiffies()
+            grec = self.gate.end(tok, wall, ru.ru_utime + ru.ru_stime)
             t0 = time.monotonic()
             os.sync()
             sync_after = time.monotonic() - t0
@@ -553,9 +540,8 @@ class Apt:
                    "elapsed_s": round(wall, 6),
                    "user_s": round(ru.ru_utime, 6),
                    "sys_s": round(ru.ru_stime, 6),
-                   "sync_after_s": round(sync_after, 6),
-                   "load1": round(os.getloadavg()[0], 2)}
-            run.update(others(cpu0, cpu1, ru, wall))
+                   "sync_after_s": round(sync_after, 6)}
+            run.update(grec)
             if rc != 0:
                 run["status"] = "failed"
                 run["error"] = "apt-get exited %d: %s" % (
@@ -579,19 +565,6 @@ class Apt:
         finally:
             self.umount_all()
             self.fs.release()
-
-    # quiet gate
-    def wait_quiet(self):
-        """Waits (at most --max-wait seconds) until the 1-minute load is
-        below --load-threshold.  Returns (load, waited, quiet)."""
-        t0 = time.monotonic()
-        while True:
-            load = os.getloadavg()[0]
-            if load < self.a.load_threshold:
-                return load, time.monotonic() - t0, True
-            if time.monotonic() - t0 >= self.a.max_wait:
-                return load, time.monotonic() - t0, False
-            time.sleep(5)
 
     def main(self):
         try:
@@ -623,8 +596,14 @@ class Apt:
         if a.set not in SETS:
             raise PerfError("unknown set '%s' (known: %s)"
                             % (a.set, ",".join(sorted(SETS))))
-        if a.runs < 1:
+        if a.runs is not None and a.runs < 1:
             raise PerfError("--runs must be at least 1")
+        if a.target <= 0 or a.max_rounds < 1 or a.max_time <= 0 or \
+                a.quiet_wait < 0 or a.max_others < 0 or \
+                (a.max_load is not None and a.max_load <= 0):
+            raise PerfError("--target, --max-rounds, --max-time and "
+                            "--max-load must be positive, --quiet-wait "
+                            "and --max-others not negative")
         if os.geteuid() != 0:
             raise PerfError("zdeb-perf apt needs root (chroot, mount)")
         for t in ("chroot", "mount", "umount", "apt-ftparchive", "tar"):
@@ -678,47 +657,59 @@ class Apt:
         size = (2 * (ready_bytes + tar_bytes) + (256 << 20) +
                 (1 << 20) - 1) & ~((1 << 20) - 1)
         self.fs = ScratchFS(a.fs, self.work, size)
-        rounds, runs, gate = [], [], []
+        self.gate = Gate(max_load=a.max_load, max_others_pct=a.max_others,
+                         wait=a.quiet_wait, allow_loaded=a.allow_loaded,
+                         start_load=self.load_start[0])
+        runs = []
+        total = "%d" % a.runs if a.runs else "auto"
         t_start = time.monotonic()
-        for i in range(1, a.runs + 1):
-            load, waited, quiet = self.wait_quiet()
-            gate.append({"round": i, "load1": round(load, 2),
-                         "waited_s": round(waited, 1), "quiet": quiet})
-            if not quiet and not a.allow_loaded:
-                raise PerfError("round %d: the 1-minute load is %.2f, not "
-                                "below %.2f after %d s; --allow-loaded "
-                                "runs anyway" % (i, load, a.load_threshold,
-                                                 a.max_wait))
-            walls = {}
+
+        def do_round(i):
+            g = self.gate.wait_quiet(i)
+            note("round %d/%s: load %.2f, other processes %.2f cores%s" % (
+                i, total, g["load1"], g["busy_cores"],
+                "" if g["quiet"] else
+                " (not quiet%s)" % (", --allow-loaded" if a.allow_loaded
+                                    else " after %.0f s" % g["waited_s"])))
             for cfg, role in round_order(configs, base, i):
-                note("round %d/%d: %s%s" % (i, a.runs, cfg,
-                                            " (A/A)" if role == "aa" else ""))
-                run = self.one_run(cfg, pkgs)
-                run["round"] = i
-                run["role"] = role
-                loaded = run["others_pct"] > a.others_threshold
-                run["loaded"] = loaded
-                runs.append(run)
-                if run["status"] != "ok":
-                    raise PerfError("%s: %s" % (cfg, run["error"]))
-                if loaded and not a.allow_loaded:
-                    continue
-                walls[cfg + ("#aa" if role == "aa" else "")] = \
-                    run["elapsed_s"]
-            rounds.append(walls)
+                note("round %d/%s: %s%s" % (
+                    i, total, cfg, " (baseline again, A/A)"
+                    if role == "aa" else " (baseline)" if cfg == base
+                    else ""))
+                for attempt in range(REDO + 1):
+                    run = self.one_run(cfg, pkgs)
+                    run["round"] = i
+                    run["role"] = role
+                    runs.append(run)
+                    if run["status"] != "ok":
+                        raise PerfError("%s: %s" % (cfg, run["error"]))
+                    if not run["discarded"]:
+                        break
+                    note("round %d: %s: other processes took %.0f %% of a "
+                         "core: discarded%s" % (
+                             i, cfg, run["others_pct"],
+                             ", run again" if attempt < REDO else ""))
+
+        def live():
+            return [c for c in comparisons(configs, base, runs)
+                    if c["rounds"]]
+
+        rr = stats.run_rounds(do_round, live, target=a.target / 100.0,
+                              fixed=a.runs, max_rounds=a.max_rounds,
+                              max_time=a.max_time)
         self.result = {
             "command": "apt", "set": a.set if not a.packages else None,
             "requested": pkgs, "packages": self.set_pkgs,
             "suite": suite, "configs": configs, "baseline": base,
-            "rounds": a.runs, "fs": self.fs.describe(),
+            "rounds": rr, "fs": self.fs.describe(),
             "tar_bytes": tar_bytes, "md5_stage": md5_impl,
             "stages": self.stages,
             "repo_bytes": {s: repo_bytes(p) for s, p in self.repos.items()},
             "allow_loaded": a.allow_loaded,
-            "load_threshold": a.load_threshold,
-            "others_threshold_pct": a.others_threshold,
-            "gate": gate, "runs": runs,
-            "comparisons": comparisons(configs, base, rounds),
+            "max_load": self.gate.max_load,
+            "max_others_pct": a.max_others,
+            "gate": self.gate.rounds, "runs": runs,
+            "comparisons": comparisons(configs, base, runs),
             "summary": summary(configs, runs),
             "time_s": round(time.monotonic() - t_start, 1),
             "machine": machine_info(self.fs.base, self.zdeb, {
@@ -728,9 +719,8 @@ class Apt:
         }
         if not self.iotrace:
             self.notes.append("zdeb-iotrace.so not found: no breakdown")
-        aa = self.result["comparisons"][0]
-        self.result["trustworthy"] = aa["ci95"] is not None and \
-            aa["ci95"][0] <= 1.0 <= aa["ci95"][1]
+        self.result["trustworthy"] = \
+            stats.aa_ok(self.result["comparisons"][0]) is True
         write_table(self.result, sys.stdout)
         if a.json:
             with open(a.json, "w") as fh:
@@ -749,30 +739,6 @@ def repo_bytes(path):
     return n
 
 
-def cpu_jiffies():
-    """(busy, steal) clock ticks of all CPUs from /proc/stat."""
-    with open("/proc/stat") as fh:
-        f = fh.readline().split()
-    v = [int(x) for x in f[1:]]
-    busy = v[0] + v[1] + v[2] + v[5] + v[6] + (v[7] if len(v) > 7 else 0)
-    return busy, v[7] if len(v) > 7 else 0
-
-
-def others(cpu0, cpu1, ru, wall):
-    """The CPU time others took during a run: all busy time less the
-    run's own (user + sys of apt-get and its children), in % of one
-    core; and the steal time.  Kernel work on the run's behalf (writeback
-    threads) counts as others'."""
-    hz = os.sysconf("SC_CLK_TCK")
-    busy = (cpu1[0] - cpu0[0]) / float(hz)
-    own = ru.ru_utime + ru.ru_stime
-    other = max(0.0, busy - own)
-    return {"others_cpu_s": round(other, 3),
-            "others_pct": round(100.0 * other / wall, 1) if wall > 0
-            else 0.0,
-            "steal_s": round((cpu1[1] - cpu0[1]) / float(hz), 3)}
-
-
 def med(xs):
     xs = sorted(x for x in xs if x is not None)
     if not xs:
@@ -783,10 +749,12 @@ def med(xs):
 
 def summary(configs, runs):
     """Per configuration: median wall and median of each breakdown part
-    over its ok runs (A/A runs of the baseline included)."""
+    over its ok runs the gate kept (A/A runs of the baseline
+    included)."""
     out = []
     for c in configs:
-        rs = [r for r in runs if r["config"] == c and r["status"] == "ok"]
+        rs = [r for r in runs if r["config"] == c and r["status"] == "ok"
+              and not r.get("discarded")]
         s = {"config": c, "runs": len(rs),
              "elapsed_s": med([r["elapsed_s"] for r in rs]),
              "min_s": min([r["elapsed_s"] for r in rs], default=None),
@@ -819,16 +787,23 @@ def write_table(res, out):
     w("load: %s at the start; %s\n" % (
         " ".join("%.2f" % x for x in res["machine"].get(
             "load_avg_start", [])),
-        ("ALLOW-LOADED: %d of %d rounds started with the load above %.2f"
-         % (len(loaded), len(res["gate"]), res["load_threshold"]))
-        if loaded else "every round started below %.2f"
-        % res["load_threshold"]))
+        ("%s%d of %d rounds started on a machine not quiet (load or busy "
+         "cores at or above %.2f)" % (
+             "ALLOW-LOADED: " if res["allow_loaded"] else "",
+             len(loaded), len(res["gate"]), res["max_load"]))
+        if loaded else "every round started quiet (load and busy cores "
+        "below %.2f)" % res["max_load"]))
     nl = sum(1 for r in res["runs"] if r.get("loaded"))
     if nl:
         w("%d runs had other processes take more than %.0f %% of a core%s\n"
-          % (nl, res["others_threshold_pct"],
+          % (nl, res["max_others_pct"],
              " (kept: --allow-loaded)" if res["allow_loaded"]
-             else " (left out)"))
+             else " (discarded and run again)"))
+    rr = res["rounds"]
+    w("rounds: %d, stopped by %s%s\n" % (
+        rr["rounds"], rr["stopped_by"],
+        "; not converged: " + ", ".join(rr["not_converged"])
+        if rr["not_converged"] and rr["stopped_by"] != "runs" else ""))
     w("\n%-26s %5s %8s %8s %8s" % ("source/backend/mode", "runs", "wall_s",
                                     "min_s", "max_s"))
     keys = ["decode_s", "cpu_s", "write_s", "fsync_s", "db_s", "apt_s",

@@ -109,20 +109,30 @@ def parser():
                     help="what every configuration is compared with, run "
                     "twice a round for the A/A row (default: the first, "
                     "debian/stock/plain)")
-    ap.add_argument("--runs", type=int, default=8, metavar="N",
-                    help="rounds (default 8; 6 give the first 95%% "
-                    "interval)")
-    ap.add_argument("--load-threshold", type=float, default=0.5,
-                    metavar="L", help="wait before each round until the "
-                    "1-minute load is below L (default 0.5)")
-    ap.add_argument("--max-wait", type=int, default=300, metavar="S",
-                    help="wait at most S seconds for it (default 300)")
-    ap.add_argument("--others-threshold", type=float, default=10.0,
-                    metavar="PCT", help="a run during which other "
-                    "processes took more than PCT %% of a core is loaded "
-                    "(default 10)")
+    ap.add_argument("--runs", type=runs_arg, default=None,
+                    metavar="auto|N", help="rounds: auto (default) adds "
+                    "rounds until every comparison's 95 %% interval is "
+                    "within --target, N runs exactly N")
+    ap.add_argument("--target", type=float, default=5.0, metavar="PCT",
+                    help="--runs auto stops when every interval's "
+                    "half-width is at most PCT %% (default 5)")
+    ap.add_argument("--max-rounds", type=int, default=20, metavar="N",
+                    help="--runs auto stops after N rounds (default 20)")
+    ap.add_argument("--max-time", type=float, default=7200.0, metavar="S",
+                    help="--runs auto starts no round that would end more "
+                    "than S seconds after the first began (default 7200)")
+    ap.add_argument("--max-load", type=float, default=None, metavar="L",
+                    help="the quiet gate's threshold, as for install "
+                    "(default 0.25 per core)")
+    ap.add_argument("--quiet-wait", type=float, default=120.0, metavar="S",
+                    help="wait at most S seconds per round for a quiet "
+                    "machine (default 120)")
+    ap.add_argument("--max-others", type=float, default=10.0, metavar="PCT",
+                    help="discard (and redo) a run during which other "
+                    "processes took more than PCT %% of a core (default 10)")
     ap.add_argument("--allow-loaded", action="store_true",
-                    help="run and keep loaded runs, and say so")
+                    help="do not wait for a quiet machine and keep loaded "
+                    "runs; the table's header says so")
     ap.add_argument("--fs", default="ext4", metavar="ext4|tmpfs",
                     help="scratch file system per run (default ext4)")
     ap.add_argument("--nice", type=int, default=0, metavar="N")
