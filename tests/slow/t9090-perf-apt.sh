@@ -58,7 +58,7 @@ grep -q 'ALLOW-LOADED: [0-9]* of 2 rounds\|every round started quiet' "$T/out" |
 for c in debian/stock debian/zdeb zdeb/stock zdeb/zdeb; do
 	n=2
 	[ $c = debian/stock ] && n=4
-	grep -Eq "^$c/eatmydata +$n +[0-9]+\.[0-9]{2}( +[0-9]+\.[0-9]{2}){9}\$" "$T/out" ||
+	grep -Eq "^$c/eatmydata +$n +[0-9]+\.[0-9]{2}( +[0-9]+\.[0-9]{2}){10}\$" "$T/out" ||
 		fail "no row of $n runs with a breakdown for $c/eatmydata: $(cat "$T/out")"
 done
 grep -q '^A/A debian/stock/eatmydata .*x  95% CI: -  (2 rounds; 6 needed)$' "$T/out" ||

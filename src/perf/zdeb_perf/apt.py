@@ -806,8 +806,8 @@ def write_table(res, out):
         if rr["not_converged"] and rr["stopped_by"] != "runs" else ""))
     w("\n%-26s %5s %8s %8s %8s" % ("source/backend/mode", "runs", "wall_s",
                                     "min_s", "max_s"))
-    keys = ["decode_s", "cpu_s", "write_s", "fsync_s", "db_s", "apt_s",
-            "other_s"]
+    keys = ["decode_s", "cpu_s", "write_s", "fsync_s", "dbwrite_s", "db_s",
+            "apt_s", "other_s"]
     w("".join(" %8s" % k for k in keys) + "\n")
     for s in res["summary"]:
         w("%-26s %5d %8.2f %8.2f %8.2f" % (
