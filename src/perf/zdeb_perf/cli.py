@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""cli - zdeb-perf's command line: install and levels."""
+"""cli - zdeb-perf's command line: install, apt and levels."""
 
 import argparse
 import signal
@@ -9,6 +9,7 @@ from . import common
 from .common import Interrupted, PerfError, split_list
 from .install import ALL_BACKENDS, ALL_MODES, ALL_VARIANTS, Install
 from .levels import levels_main
+from . import apt as apt_cmd
 
 
 def parser():
@@ -90,6 +91,57 @@ def parser():
     i.add_argument("--apt", action="store_true",
                    help="INPUTs are package names for apt-get download")
     i.add_argument("inputs", nargs="+", metavar="INPUT")
+    ap = sub.add_parser("apt", help="time a whole apt-get install in a "
+                        "fresh minbase chroot")
+    ap.add_argument("--set", default=apt_cmd.DEFAULT_SET,
+                    help="a named package set: %s (default %s); PKG "
+                    "names replace it" % (", ".join(sorted(apt_cmd.SETS)),
+                                          apt_cmd.DEFAULT_SET))
+    ap.add_argument("--sources", type=split_list,
+                    default=apt_cmd.ALL_SOURCES,
+                    help="debian,zdeb (default both)")
+    ap.add_argument("--backends", type=split_list,
+                    default=apt_cmd.ALL_BACKENDS,
+                    help="stock,zdeb (default both)")
+    ap.add_argument("--modes", type=split_list, default=apt_cmd.ALL_MODES,
+                    help="plain,eatmydata (default both)")
+    ap.add_argument("--baseline", metavar="SOURCE/BACKEND/MODE",
+                    help="what every configuration is compared with, run "
+                    "twice a round for the A/A row (default: the first, "
+                    "debian/stock/plain)")
+    ap.add_argument("--runs", type=runs_arg, default=None,
+                    metavar="auto|N", help="rounds: auto (default) adds "
+                    "rounds until every comparison's 95 %% interval is "
+                    "within --target, N runs exactly N")
+    ap.add_argument("--target", type=float, default=5.0, metavar="PCT",
+                    help="--runs auto stops when every interval's "
+                    "half-width is at most PCT %% (default 5)")
+    ap.add_argument("--max-rounds", type=int, default=20, metavar="N",
+                    help="--runs auto stops after N rounds (default 20)")
+    ap.add_argument("--max-time", type=float, default=7200.0, metavar="S",
+                    help="--runs auto starts no round that would end more "
+                    "than S seconds after the first began (default 7200)")
+    ap.add_argument("--max-load", type=float, default=None, metavar="L",
+                    help="the quiet gate's threshold, as for install "
+                    "(default 0.25 per core)")
+    ap.add_argument("--quiet-wait", type=float, default=120.0, metavar="S",
+                    help="wait at most S seconds per round for a quiet "
+                    "machine (default 120)")
+    ap.add_argument("--max-others", type=float, default=10.0, metavar="PCT",
+                    help="discard (and redo) a run during which other "
+                    "processes took more than PCT %% of a core (default 10)")
+    ap.add_argument("--allow-loaded", action="store_true",
+                    help="do not wait for a quiet machine and keep loaded "
+                    "runs; the table's header says so")
+    ap.add_argument("--fs", default="ext4", metavar="ext4|tmpfs",
+                    help="scratch file system per run (default ext4)")
+    ap.add_argument("--nice", type=int, default=0, metavar="N")
+    ap.add_argument("--json")
+    ap.add_argument("--workdir", help="keep the repositories and the "
+                    "prepared chroots here (reused)")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the temporary work directory")
+    ap.add_argument("packages", nargs="*", metavar="PKG")
     lv = sub.add_parser("levels", help="compression level sweep")
     lv.add_argument("--compressors", type=split_list,
                     default=["gzip", "xz", "zstd"])
@@ -135,6 +187,10 @@ def main(argv):
                                 "--max-load must be positive, --quiet-wait "
                                 "and --max-others not negative")
             return Install(a).main()
+        if a.cmd == "apt":
+            if a.fs not in ("ext4", "tmpfs"):
+                raise PerfError("--fs must be ext4 or tmpfs")
+            return apt_cmd.Apt(a).main()
         if a.cmd == "levels":
             if a.runs < 1 or a.size <= 0:
                 raise PerfError("--runs and --size must be positive")
