@@ -120,7 +120,7 @@ struct target {
 
 static const struct target targets[] = {
 	{ "debian-11", "1.20", false, ZD_COMP_XZ },
-	{ "debian-12", "1.21.22", true, ZD_COMP_ZSTD },
+	{ "debian-12", "1.21.23", true, ZD_COMP_ZSTD },
 	{ "debian-13", "1.22", true, ZD_COMP_ZSTD },
 	{ "ubuntu-22.04", "1.21.1ubuntu2", true, ZD_COMP_ZSTD },
 	{ "ubuntu-24.04", "1.22.6", true, ZD_COMP_ZSTD },

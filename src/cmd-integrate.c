@@ -41,17 +41,6 @@
 #define DIVERT_PACKAGE "zdeb"
 #define DIVERT_DEB_PACKAGE "zdeb-dpkg"
 
-/*
- * The dpkg-deb whose options, output and messages the front end mirrors,
- * and the newest major.minor whose command line it covers: the front end
- * is 1.21.22, whose command line refuses what 1.22 added
- * (--compression=, --no-check, ...), so a 1.22 system's scripts could
- * meet "unknown option" where their dpkg-deb had none.
- */
-#define ZD_DPKG_DEB_INTERFACE "1.21.22"
-#define ZD_DPKG_DEB_NEWEST_MAJOR 1
-#define ZD_DPKG_DEB_NEWEST_MINOR 21
-
 static const char usage_text[] =
 "Usage: zdeb integrate [OPTIONS] install|remove|status\n"
 "\n"

@@ -31,6 +31,7 @@
 #include "src/cmd.h"
 #include "src/dd.h"
 #include "src/msg.h"
+#include "src/stockdeb.h"
 
 struct dd_opts dd_opts;
 
@@ -468,13 +469,13 @@ do_version(char **argv)
 
 	(void)argv;
 	/*
-	 * dpkg-deb 1.21.22's own text: the interface zdeb implements, which
+	 * The text of the dpkg-deb whose interface zdeb implements, which
 	 * scripts test for (zdeb --version names zdeb).  Not the real
 	 * dpkg-deb's: that may be another version than the one zdeb answers
 	 * as.
 	 */
-	printf("Debian 'dpkg-deb' package archive backend version 1.21.22 "
-	       "(%s).\n"
+	printf("Debian 'dpkg-deb' package archive backend version "
+	       ZD_DPKG_DEB_INTERFACE " (%s).\n"
 	       "This is free software; see the GNU General Public License "
 	       "version 2 or\n"
 	       "later for copying conditions. There is NO warranty.\n",

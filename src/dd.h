@@ -2,7 +2,7 @@
 /*
  * dd.h - shared state of the dpkg-deb front end (dd-main.c, dd-*.c)
  *
- * Messages and exit codes are dpkg-deb 1.21.22's: "dpkg-deb: error: MSG"
+ * Messages and exit codes are dpkg-deb 1.21.23's: "dpkg-deb: error: MSG"
  * and status 2 for every error; usage errors add dpkg-deb's two "Type ...
  * --help" lines.
  */
