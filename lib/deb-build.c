@@ -307,7 +307,7 @@ zd_build_deb(const char *dir, const char *out_path,
 		goto out;
 	if (zd_debout_open(&out, out_path,
 	                   o->timestamp < 0 ? 0 : (uint64_t)o->timestamp,
-	                   err) < 0)
+	                   o->durable, err) < 0)
 		goto out;
 	to.extra = g.m;
 	to.n_extra = g.n;

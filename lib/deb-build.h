@@ -31,6 +31,9 @@ struct zd_build_opts {
 	 */
 	bool gen_md5sums;
 	bool gen_installed_size;
+	/* fsync the output's directory after the rename (zd_debout_open):
+	 * native zdeb build, never dpkg-deb mode */
+	bool durable;
 	/* Stage reports ("control.tar", "data.tar") with the tar bytes made
 	 * so far (tar and compression run together), every 16 MiB and at
 	 * the end; NULL for none. */
@@ -49,8 +52,9 @@ char *zd_build_dest_path(const char *dir, const char *dest,
 
 /*
  * Builds dir into out_path (the caller runs zd_pkgcheck_tree first).  The
- * .deb is written to a temporary file beside out_path and renamed when
- * complete: on failure nothing is left at out_path.  Returns 0, or -1 with
+ * .deb is written to a temporary file beside out_path, fsynced and renamed
+ * when complete: on failure nothing is left at out_path, and a file
+ * already there is kept.  Returns 0, or -1 with
  * err set.
  */
 int zd_build_deb(const char *dir, const char *out_path,

@@ -78,7 +78,8 @@ zd_deb_recompress(const struct zd_deb *deb, const char *out_path,
 		ctl = *o->control;
 	else
 		zd_encoder_control_params(o->comp, &ctl);
-	if (zd_debout_open(&out, out_path, deb->members[0].mtime, err) < 0 ||
+	if (zd_debout_open(&out, out_path, deb->members[0].mtime,
+	                   o->durable, err) < 0 ||
 	    recode(&deb->control, "control.tar", o, &ctl, &out,
 	           &res.tar_bytes[0], &res.out_bytes[0], err) < 0 ||
 	    recode(&deb->data, "data.tar", o, o->comp, &out, &res.tar_bytes[1],

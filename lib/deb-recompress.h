@@ -36,6 +36,8 @@ struct zd_recompress_opts {
 	/* control.tar's compression; NULL: zd_encoder_control_params(comp),
 	 * one zstd frame where comp's layout has several */
 	const struct zd_comp_params *control;
+	/* fsync the output's directory after the rename (zd_debout_open) */
+	bool durable;
 };
 
 /*

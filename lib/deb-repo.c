@@ -7,7 +7,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sha2.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +19,9 @@
 
 #include "lib/deb-repo.h"
 #include "lib/json.h"
+#include "lib/fdio.h"
 #include "lib/membuf.h"
+#include "lib/numparse.h"
 #include "lib/zseg-layout.h"
 
 int
@@ -467,6 +472,10 @@ zd_repo_result_write(const struct zd_repo_job *j,
 	put_str(f, "error", r->error);
 	put_u64(f, "in_bytes", r->in_bytes);
 	put_u64(f, "out_bytes", r->out_bytes);
+	put_str(f, "out_sha256", r->out_sha256[0] != '\0' ? r->out_sha256 :
+	        NULL);
+	put_key(f, "redone", false);
+	fputs(r->redone ? "true" : "false", f);
 	put_u64(f, "tar_bytes", r->tar_bytes);
 	put_key(f, "wall_s", false);
 	fprintf(f, "%.3f", r->wall_s);
@@ -480,57 +489,40 @@ int
 zd_repo_result_save(const struct zd_repo_job *j,
                     const struct zd_repo_result *r, struct zd_error *err)
 {
-	char *path = zd_repo_result_path(j), *tmp = NULL;
+	char *path = zd_repo_result_path(j), *line = NULL;
+	size_t len = 0;
+	struct zd_outfile o = ZD_OUTFILE_INIT;
 	FILE *f = NULL;
-	int fd = -1, rc = -1;
+	int rc = -1;
 
-	if (path == NULL || asprintf(&tmp, "%s.XXXXXX", path) < 0) {
-		tmp = NULL;
+	if (path == NULL) {
 		zd_err(err, ZD_E_NOMEM, "out of memory");
 		goto out;
 	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		zd_err_errno(err, ZD_E_IO, "cannot create '%s'", tmp);
-		free(tmp);
-		tmp = NULL;
-		goto out;
-	}
-	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
+	f = open_memstream(&line, &len);
 	if (f == NULL) {
-		zd_err_errno(err, ZD_E_IO, "cannot write '%s'", tmp);
-		close(fd);
+		zd_err(err, ZD_E_NOMEM, "out of memory");
 		goto out;
 	}
-	if (zd_repo_result_write(j, r, f, err) < 0) {
-		zd_err_prefix(err, "'%s'", tmp);
-		goto out;
-	}
-	if (fclose(f) != 0) {
+	if (zd_repo_result_write(j, r, f, err) < 0 || fclose(f) != 0) {
 		f = NULL;
-		zd_err_errno(err, ZD_E_IO, "cannot write '%s'", tmp);
+		zd_err(err, ZD_E_NOMEM, "out of memory");
 		goto out;
 	}
 	f = NULL;
-	if (rename(tmp, path) < 0) {
-		zd_err_errno(err, ZD_E_IO, "cannot rename '%s' to '%s'", tmp,
-		             path);
+	if (zd_outfile_open(&o, path, 0644, err) < 0 ||
+	    zd_write_all(o.fd, line, len, err) < 0 ||
+	    zd_outfile_commit(&o, path, true, err) < 0) {
+		if (err->msg[0] != '\0' && strstr(err->msg, path) == NULL)
+			zd_err_prefix(err, "'%s'", path);
 		goto out;
 	}
-	free(tmp);
-	tmp = NULL;
 	rc = 0;
 out:
 	if (f != NULL)
 		fclose(f);
-	if (tmp != NULL) {
-		int saved = errno;
-
-		unlink(tmp);
-		errno = saved;
-	}
-	free(tmp);
+	zd_outfile_abort(&o);
+	free(line);
 	free(path);
 	return rc;
 }
@@ -587,6 +579,16 @@ zd_repo_result_load(const struct zd_repo_job *j, struct zd_repo_result *r,
 		zd_err_prefix(err, "'%s'", path);
 		goto out;
 	}
+	{
+		const char *h = zd_json_str(&o, "out_sha256");
+		const struct zd_json_val *rd = zd_json_get(&o, "redone");
+
+		if (h != NULL && strlen(h) == 64 &&
+		    strspn(h, "0123456789abcdef") == 64)
+			memcpy(r->out_sha256, h, 65);
+		r->redone = rd != NULL && rd->type == ZD_JSON_BOOL &&
+		            rd->boolean;
+	}
 	if (verdict_parse(zd_json_str(&o, "verdict"), &r->verdict) < 0) {
 		zd_err(err, ZD_E_FORMAT, "'%s': 'verdict': unknown", path);
 		goto out;
@@ -613,6 +615,257 @@ zd_repo_result_free(struct zd_repo_result *r)
 	free(r->error);
 	free(r->host);
 	memset(r, 0, sizeof(*r));
+}
+
+int
+zd_repo_output_check(const struct zd_repo_job *j,
+                     const struct zd_repo_result *r, bool hash,
+                     char *why, size_t whysize, struct zd_error *err)
+{
+	char *out = NULL, hex[65];
+	struct stat st;
+	uint64_t size;
+	int rc = 0;
+
+	if (asprintf(&out, "%s/%s", j->dst, j->output) < 0)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	if (stat(out, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(why, whysize, "'%s': %s", out, errno == ENOENT ?
+		         "missing" : "not a regular file");
+	} else if ((uint64_t)st.st_size != r->out_bytes) {
+		snprintf(why, whysize, "'%s': %ju bytes, its result says %ju",
+		         out, (uintmax_t)st.st_size,
+		         (uintmax_t)r->out_bytes);
+	} else if (!hash) {
+		rc = 1;
+	} else if (r->out_sha256[0] == '\0') {
+		snprintf(why, whysize, "'%s': its result has no SHA-256 (of "
+		         "an older zdeb)", out);
+	} else if (zd_repo_sha256_file(out, hex, &size, err) < 0) {
+		rc = -1;
+	} else if (size != r->out_bytes ||
+	           strcmp(hex, r->out_sha256) != 0) {
+		snprintf(why, whysize, "'%s': SHA-256 %.16s..., its result "
+		         "says %.16s...", out, hex, r->out_sha256);
+	} else {
+		rc = 1;
+	}
+	free(out);
+	return rc;
+}
+
+char *
+zd_repo_tmp_path(const struct zd_repo_job *j, const char *host, long pid)
+{
+	const char *slash = strrchr(j->output, '/'), *key;
+	char *p;
+
+	if (slash == NULL)
+		slash = key = j->output;
+	else
+		for (key = slash; key > j->output && key[-1] != '/'; key--)
+			;
+	if (asprintf(&p, "%s/%s/tmp/%.*s-%s@%s.%ld", j->dst,
+	             ZD_REPO_STATE_DIR, (int)(slash - key), key,
+	             *slash == '/' ? slash + 1 : slash, host, pid) < 0)
+		return NULL;
+	return p;
+}
+
+bool
+zd_repo_tmp_owner(const char *name, const char *host, long *pid)
+{
+	char buf[NAME_MAX + 1], *tag, *dot, *at, *end;
+	long v;
+
+	if (strlen(name) >= sizeof(buf) || host[0] == '\0')
+		return false;
+	memcpy(buf, name, strlen(name) + 1);
+	tag = strstr(buf, ZD_OUTFILE_TAG);
+	if (tag != NULL)
+		*tag = '\0';
+	dot = strrchr(buf, '.');
+	if (dot == NULL)
+		return false;
+	errno = 0;
+	v = strtol(dot + 1, &end, 10);
+	if (*end != '\0' || end == dot + 1 || errno != 0 || v <= 0)
+		return false;
+	*dot = '\0';
+	/* NAME may hold '@', HOST not */
+	at = strrchr(buf, '@');
+	if (at == NULL || strcmp(at + 1, host) != 0)
+		return false;
+	*pid = v;
+	return true;
+}
+
+int
+zd_repo_publish(const struct zd_repo_job *j, const char *tmp,
+                struct zd_repo_result *r, struct zd_error *err)
+{
+	char *out = NULL, *slash;
+	uint64_t size;
+	int rc = -1;
+
+	if (asprintf(&out, "%s/%s", j->dst, j->output) < 0) {
+		out = NULL;
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		goto out;
+	}
+	if (zd_repo_sha256_file(tmp, r->out_sha256, &size, err) < 0)
+		goto out;
+	slash = strrchr(out, '/');
+	*slash = '\0';
+	if (zd_repo_mkdirs(out, err) < 0)
+		goto out;
+	*slash = '/';
+	if (rename(tmp, out) < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot rename '%s' to '%s'", tmp,
+		             out);
+		goto out;
+	}
+	/* the file was synced when made: its name now */
+	if (zd_fsync_parent(out, err) < 0)
+		goto out;
+	r->out_bytes = size;
+	rc = 0;
+out:
+	if (rc < 0)
+		r->out_sha256[0] = '\0';
+	free(out);
+	return rc;
+}
+
+int
+zd_repo_copy_file(const char *in, const char *out, struct zd_error *err)
+{
+	static const size_t bufsize = 1 << 16;
+	struct zd_outfile o = ZD_OUTFILE_INIT;
+	unsigned char *buf = malloc(bufsize);
+	int ifd = -1, rc = -1;
+
+	if (buf == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	ifd = open(in, O_RDONLY | O_CLOEXEC);
+	if (ifd < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot open '%s'", in);
+		goto out;
+	}
+	if (zd_outfile_open(&o, out, 0644, err) < 0)
+		goto out;
+	for (;;) {
+		ssize_t n = zd_read_full(ifd, buf, bufsize, err);
+
+		if (n < 0) {
+			zd_err_prefix(err, "cannot read '%s'", in);
+			goto out;
+		}
+		if (n > 0 && zd_write_all(o.fd, buf, (size_t)n, err) < 0) {
+			zd_err_prefix(err, "cannot write '%s'", out);
+			goto out;
+		}
+		if ((size_t)n < bufsize)
+			break;
+	}
+	rc = zd_outfile_commit(&o, out, true, err);
+out:
+	zd_outfile_abort(&o);
+	if (ifd >= 0)
+		close(ifd);
+	free(buf);
+	return rc;
+}
+
+int
+zd_repo_jobs_load(const char *path, struct zd_repo_jobs *jobs,
+                  struct zd_error *err)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t len;
+	int rc = 0;
+
+	memset(jobs, 0, sizeof(*jobs));
+	if (f == NULL)
+		return zd_err_errno(err, ZD_E_IO, "cannot open '%s'", path);
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		struct zd_repo_job *v;
+
+		lineno++;
+		v = reallocarray(jobs->v, jobs->n + 1, sizeof(*v));
+		if (v == NULL) {
+			rc = zd_err(err, ZD_E_NOMEM, "out of memory");
+			break;
+		}
+		jobs->v = v;
+		if (zd_repo_job_parse(line, (size_t)len, &v[jobs->n],
+		                      err) < 0) {
+			zd_err_prefix(err, "'%s' line %zu", path, lineno);
+			rc = -1;
+			break;
+		}
+		if (v[jobs->n].index != jobs->n) {
+			rc = zd_err(err, ZD_E_FORMAT, "'%s' line %zu: index "
+			            "%ju, not %zu", path, lineno,
+			            (uintmax_t)v[jobs->n].index, jobs->n);
+			zd_repo_job_free(&v[jobs->n]);
+			break;
+		}
+		jobs->n++;
+	}
+	if (rc == 0 && ferror(f))
+		rc = zd_err_errno(err, ZD_E_IO, "cannot read '%s'", path);
+	free(line);
+	fclose(f);
+	if (rc < 0)
+		zd_repo_jobs_free(jobs);
+	return rc;
+}
+
+void
+zd_repo_jobs_free(struct zd_repo_jobs *jobs)
+{
+	for (size_t i = 0; i < jobs->n; i++)
+		zd_repo_job_free(&jobs->v[i]);
+	free(jobs->v);
+	memset(jobs, 0, sizeof(*jobs));
+}
+
+char *
+zd_repo_state_path(const char *dst, const char *name)
+{
+	char *p;
+
+	if (asprintf(&p, "%s/%s%s%s", dst, ZD_REPO_STATE_DIR,
+	             name[0] != '\0' ? "/" : "", name) < 0)
+		return NULL;
+	return p;
+}
+
+int
+zd_repo_mkdirs(const char *path, struct zd_error *err)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return zd_err(err, ZD_E_USAGE, "'%s': path too long", path);
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; ; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return zd_err_errno(err, ZD_E_IO, "cannot create "
+			                    "directory '%s'", buf);
+		*p = c;
+		if (c == '\0')
+			return 0;
+	}
 }
 
 /* Calls fn with each stanza of text[0, len). */
@@ -680,4 +933,136 @@ out:
 	close(r.fd);
 	free(b.buf);
 	return rc;
+}
+
+struct index_check {
+	const char *path;
+	struct zd_repo_indexed *want;
+	size_t n;
+	zd_repo_say_fn say;
+	void *ctx;
+	long bad;
+};
+
+static int
+cmp_indexed(const void *a, const void *b)
+{
+	return strcmp(((const struct zd_repo_indexed *)a)->output,
+	              ((const struct zd_repo_indexed *)b)->output);
+}
+
+static void
+say(struct index_check *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+say(struct index_check *c, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	c->bad++;
+	if (c->say == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	c->say(c->ctx, msg);
+}
+
+static int
+check_stanza(void *ctx, const struct zd_control *st, struct zd_error *err)
+{
+	struct index_check *c = ctx;
+	struct zd_repo_indexed key, *w;
+	const char *fn = zd_control_get(st, "Filename");
+	const char *size = zd_control_get(st, "Size");
+	const char *sha = zd_control_get(st, "SHA256");
+
+	(void)err;
+	key.output = fn != NULL ? fn : "";
+	w = bsearch(&key, c->want, c->n, sizeof(*w), cmp_indexed);
+	if (w == NULL) {
+		say(c, "'%s': '%s' is no output to index", c->path,
+		    fn != NULL ? fn : "(no Filename)");
+		return 0;
+	}
+	if (w->seen)
+		say(c, "'%s': '%s' listed twice", c->path, fn);
+	w->seen = true;
+	if (size == NULL || sha == NULL ||
+	    strtoull(size, NULL, 10) != w->size ||
+	    strcmp(sha, w->sha256) != 0)
+		say(c, "'%s': %s: Size %s SHA256 %.16s..., its result says "
+		    "%ju and %.16s...", c->path, fn,
+		    size != NULL ? size : "none", sha != NULL ? sha : "none",
+		    (uintmax_t)w->size, w->sha256);
+	return 0;
+}
+
+long
+zd_repo_index_check(const char *path, struct zd_repo_indexed *want,
+                    size_t n, zd_repo_say_fn fn, void *ctx,
+                    struct zd_error *err)
+{
+	struct index_check c = { path, want, n, fn, ctx, 0 };
+
+	if (n > 0)
+		qsort(want, n, sizeof(*want), cmp_indexed);
+	for (size_t i = 0; i < n; i++)
+		want[i].seen = false;
+	if (zd_repo_packages_read(path, check_stanza, &c, err) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!want[i].seen)
+			say(&c, "'%s': '%s' not listed", path,
+			    want[i].output);
+	return c.bad;
+}
+
+static int
+archive_stanza(void *ctx, const struct zd_control *st, struct zd_error *err)
+{
+	struct zd_repo_archive *a = ctx;
+	const char *size = zd_control_get(st, "Size");
+	const char *isz = zd_control_get(st, "Installed-Size");
+	long long v;
+
+	a->packages++;
+	if (size != NULL) {
+		if (zd_parse_ll(size, 0, LLONG_MAX, "Size", &v, err) < 0)
+			return -1;
+		a->deb_bytes += (uint64_t)v;
+	}
+	if (isz != NULL) {
+		if (zd_parse_ll(isz, 0, LLONG_MAX / 1024, "Installed-Size",
+		                &v, err) < 0)
+			return -1;
+		a->tar_bytes += (uint64_t)v * 1024;
+	}
+	return 0;
+}
+
+int
+zd_repo_archive_read(const char *arg, struct zd_repo_archive *a,
+                     struct zd_error *err)
+{
+	struct stat st;
+	uint64_t size;
+
+	memset(a, 0, sizeof(*a));
+	if (stat(arg, &st) == 0 && S_ISREG(st.st_mode))
+		return zd_repo_packages_read(arg, archive_stanza, a, err);
+	if (zd_parse_size(arg, 1, UINT64_MAX, "archive size", &size,
+	                  err) < 0)
+		return zd_err(err, ZD_E_USAGE, "'%s': neither a Packages "
+		              "index nor a size (as 120G)", arg);
+	a->deb_bytes = size;
+	return 0;
+}
+
+double
+zd_repo_project_hours(uint64_t tar_bytes, double rate, unsigned k)
+{
+	return (double)tar_bytes / rate / (double)k / 3600.0;
 }

@@ -12,6 +12,10 @@
  * other bytes over it.  The state of a run lives in DST/.zdeb-repo/:
  * jobs.jsonl, results/ (one file per job, named by its output path) and
  * tmp/ (packages being made; never at an output path until verified).
+ * An output is durable before its result is written (zd_repo_publish),
+ * and the result records the output's size and SHA-256, so that a rerun
+ * and finish can check each output against it (zd_repo_output_check)
+ * instead of trusting that a file there is the file made.
  */
 #ifndef ZDEB_DEB_REPO_H
 #define ZDEB_DEB_REPO_H
@@ -127,6 +131,10 @@ struct zd_repo_result {
 	char *error;		/* FAILED: why */
 	uint64_t in_bytes;	/* the input */
 	uint64_t out_bytes;	/* the output; 0 when failed */
+	char out_sha256[65];	/* its SHA-256, hex; "" when failed (or
+				 * a result of before they were kept) */
+	bool redone;		/* made again: the output there did not
+				 * match its result */
 	uint64_t tar_bytes;	/* both tars, when converted */
 	double wall_s, cpu_s;	/* of the run that made the output */
 	char *host;
@@ -147,8 +155,10 @@ int zd_repo_result_write(const struct zd_repo_job *j,
                          const struct zd_repo_result *r, FILE *f,
                          struct zd_error *err);
 /*
- * Saves the result line of j atomically (a temporary file renamed) to
- * zd_repo_result_path(j).  Returns 0, or -1 with err set (ZD_E_IO).
+ * Saves the result line of j durably (lib/fdio.h's zd_outfile: written,
+ * fsynced, renamed, the directory fsynced) to zd_repo_result_path(j).
+ * The caller makes the output durable first: a result on disk always
+ * speaks of an output on disk.  Returns 0, or -1 with err set (ZD_E_IO).
  */
 int zd_repo_result_save(const struct zd_repo_job *j,
                         const struct zd_repo_result *r, struct zd_error *err);
@@ -159,6 +169,116 @@ int zd_repo_result_save(const struct zd_repo_job *j,
 int zd_repo_result_load(const struct zd_repo_job *j, struct zd_repo_result *r,
                         struct zd_error *err);
 void zd_repo_result_free(struct zd_repo_result *r);
+
+/*
+ * Checks j's output against r, a result that says converted or kept: it
+ * is a regular file of r->out_bytes bytes and, when hash, its SHA-256 is
+ * r->out_sha256 (a result without one does not match).  Returns 1 when
+ * it matches, 0 when not (why gets "'PATH': MSG", MSG as "0 bytes, its
+ * result says 47274" or "missing"), -1 with err set (ZD_E_NOMEM, ZD_E_IO
+ * reading it).
+ */
+int zd_repo_output_check(const struct zd_repo_job *j,
+                         const struct zd_repo_result *r, bool hash,
+                         char *why, size_t whysize, struct zd_error *err);
+
+/*
+ * Where a run makes j's package before it is verified and published:
+ * "DST/.zdeb-repo/tmp/KEY-NAME@HOST.PID" (KEY and NAME the output's key
+ * directory and file name; a host name has no '@').  malloc'd, or NULL
+ * (out of memory).
+ */
+char *zd_repo_tmp_path(const struct zd_repo_job *j, const char *host,
+                       long pid);
+/*
+ * Whether name, a file in DST/.zdeb-repo/tmp/, is one zd_repo_tmp_path
+ * made on host (or a writer's "NAME.zdeb-XXXXXX" temporary of one): then
+ * true with *pid its process.
+ */
+bool zd_repo_tmp_owner(const char *name, const char *host, long *pid);
+
+/*
+ * Publishes j's verified package at tmp (fsynced when made, as
+ * lib/fdio.h's zd_outfile does): records its size and SHA-256 in r,
+ * renames it to its output path (its directories made) and fsyncs that
+ * directory, so that the output is on disk before r is saved.  Returns
+ * 0, or -1 with err set (ZD_E_IO; ZD_E_NOMEM); r->out_sha256 is then "".
+ */
+int zd_repo_publish(const struct zd_repo_job *j, const char *tmp,
+                    struct zd_repo_result *r, struct zd_error *err);
+/* Copies the file in to out durably (zd_outfile: fsynced, renamed, the
+ * directory fsynced).  Returns 0, or -1 with err set (ZD_E_IO). */
+int zd_repo_copy_file(const char *in, const char *out, struct zd_error *err);
+
+/* A job list read whole: each line parsed. */
+struct zd_repo_jobs {
+	struct zd_repo_job *v;
+	size_t n;
+};
+
+/*
+ * Reads and parses every line of the job list at path, each line's index
+ * its line number from 0.  Returns 0 (free with zd_repo_jobs_free), or -1
+ * with err set: ZD_E_IO, ZD_E_NOMEM, ZD_E_FORMAT "'PATH' line N: MSG".
+ */
+int zd_repo_jobs_load(const char *path, struct zd_repo_jobs *jobs,
+                      struct zd_error *err);
+void zd_repo_jobs_free(struct zd_repo_jobs *jobs);
+
+/* "DST/.zdeb-repo/NAME" ("DST/.zdeb-repo" for ""), malloc'd; NULL out of
+ * memory. */
+char *zd_repo_state_path(const char *dst, const char *name);
+/* mkdir -p path (mode 0755).  Returns 0, or -1 with err set (ZD_E_IO
+ * "cannot create directory 'DIR'", ZD_E_USAGE path too long). */
+int zd_repo_mkdirs(const char *path, struct zd_error *err);
+
+/* An output an index must list: its path under DST (the stanza's
+ * Filename), size and SHA-256 (hex), as its result records them. */
+struct zd_repo_indexed {
+	const char *output;
+	uint64_t size;
+	const char *sha256;
+	bool seen;		/* set by zd_repo_index_check */
+};
+/*
+ * Checks the apt Packages index at path against want[0, n) (sorted by
+ * output here): each stanza names one of them with its Size and SHA256,
+ * and each is named exactly once.  Each difference is said through
+ * say(ctx, msg) ("'PATH': F: Size S SHA256 H..., its result says ...",
+ * "F is no output to index", "F listed twice", "F not listed").
+ * Returns the number of differences, or -1 with err set (as
+ * zd_repo_packages_read).
+ */
+typedef void (*zd_repo_say_fn)(void *ctx, const char *msg);
+long zd_repo_index_check(const char *path, struct zd_repo_indexed *want,
+                         size_t n, zd_repo_say_fn say, void *ctx,
+                         struct zd_error *err);
+
+/*
+ * What an archive to convert holds, for a projection: from an apt
+ * Packages index (path; ".gz"/".xz" as zd_repo_packages_read), its
+ * packages, their Size and their Installed-Size (KiB, the tar bytes
+ * they unpack to, near enough); or from a size ("100G", suffixes as
+ * zd_parse_size), that size of .debs and no count.
+ */
+struct zd_repo_archive {
+	uint64_t packages;	/* 0 when given as a size */
+	uint64_t deb_bytes;	/* Size summed, or the size given */
+	uint64_t tar_bytes;	/* Installed-Size * 1024 summed; 0 when
+				 * given as a size */
+};
+/* arg is a file when one is there, else a size.  Returns 0, or -1 with
+ * err set (as zd_repo_packages_read; ZD_E_USAGE neither a file nor a
+ * size). */
+int zd_repo_archive_read(const char *arg, struct zd_repo_archive *a,
+                         struct zd_error *err);
+
+/*
+ * Hours for tar_bytes of conversion at rate tar bytes per CPU-second on k
+ * workers of one core each, the work spread evenly (no I/O, no queueing,
+ * no stragglers: a lower bound).  rate > 0, k > 0.
+ */
+double zd_repo_project_hours(uint64_t tar_bytes, double rate, unsigned k);
 
 /*
  * Reads an apt Packages index (path ends in "Packages", ".gz" or ".xz")

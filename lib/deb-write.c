@@ -25,24 +25,28 @@ current_umask(void)
 	return m;
 }
 
-/* The temporary file: beside the output, or for a device in TMPDIR. */
+/* The temporary file: beside the output (lib/fdio.h's zd_outfile), or
+ * for a device in TMPDIR. */
 static int
 open_temp(struct zd_debout *d, struct zd_error *err)
 {
 	const char *dir = getenv("TMPDIR");
 	size_t n;
 
+	if (!d->device) {
+		if (zd_outfile_open(&d->out, d->target, 0644, err) < 0)
+			return -1;
+		d->fd = d->out.fd;
+		d->tmp_path = d->out.tmp;
+		return 0;
+	}
 	if (dir == NULL || *dir == '\0')
 		dir = "/tmp";
-	n = (d->device ? strlen(dir) + 1 : strlen(d->target)) +
-	    sizeof(".zdeb-XXXXXX");
+	n = strlen(dir) + 1 + sizeof(".zdeb-XXXXXX");
 	d->tmp_path = malloc(n);
 	if (d->tmp_path == NULL)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	if (d->device)
-		snprintf(d->tmp_path, n, "%s/.zdeb-XXXXXX", dir);
-	else
-		snprintf(d->tmp_path, n, "%s.zdeb-XXXXXX", d->target);
+	snprintf(d->tmp_path, n, "%s/.zdeb-XXXXXX", dir);
 	d->fd = mkostemp(d->tmp_path, O_CLOEXEC);
 	if (d->fd < 0) {
 		zd_err_errno(err, ZD_E_IO, "cannot create '%s'", d->tmp_path);
@@ -77,14 +81,17 @@ final_path(const char *path)
 
 int
 zd_debout_open(struct zd_debout *d, const char *path, uint64_t mtime,
-               struct zd_error *err)
+               bool durable, struct zd_error *err)
 {
 	static const char version[] = "2.0\n";
+	static const struct zd_outfile none = ZD_OUTFILE_INIT;
 	struct stat st;
 
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
+	d->out = none;
 	d->mtime = mtime;
+	d->durable = durable;
 	d->path = strdup(path);
 	d->target = final_path(path);
 	if (d->path == NULL || d->target == NULL)
@@ -170,14 +177,11 @@ zd_debout_commit(struct zd_debout *d, struct zd_error *err)
 		d->fd = -1;
 		return 0;
 	}
+	if (zd_outfile_commit(&d->out, d->target, d->durable, err) < 0) {
+		d->tmp_path = d->out.tmp;
+		return -1;
+	}
 	d->fd = -1;
-	if (close(fd) < 0)
-		return zd_err_errno(err, ZD_E_IO, "cannot write '%s'",
-		                    d->path);
-	if (rename(d->tmp_path, d->target) < 0)
-		return zd_err_errno(err, ZD_E_IO, "cannot rename '%s' to '%s'",
-		                    d->tmp_path, d->target);
-	free(d->tmp_path);
 	d->tmp_path = NULL;
 	return 0;
 }
@@ -187,14 +191,19 @@ zd_debout_abort(struct zd_debout *d)
 {
 	int saved = errno;
 
-	if (d->fd >= 0)
-		close(d->fd);
-	if (d->tmp_path != NULL)
-		unlink(d->tmp_path);
-	free(d->tmp_path);
+	if (!d->device) {
+		zd_outfile_abort(&d->out);
+	} else {
+		if (d->fd >= 0)
+			close(d->fd);
+		if (d->tmp_path != NULL)
+			unlink(d->tmp_path);
+		free(d->tmp_path);
+	}
 	free(d->path);
 	free(d->target);
 	memset(d, 0, sizeof(*d));
 	d->fd = -1;
+	d->out.fd = -1;
 	errno = saved;
 }

@@ -20,13 +20,17 @@
 #include <stdint.h>
 
 #include "lib/error.h"
+#include "lib/fdio.h"
 
 struct zd_debout {
 	int fd;			/* the temporary file: members go here */
 	char *path;		/* the output path */
 	char *target;		/* what is renamed to: path, or through
 				 * its symlink the file it points to */
-	char *tmp_path;		/* "PATH.zdeb-XXXXXX"; NULL once renamed */
+	char *tmp_path;		/* "PATH.zdeb-XXXXXX"; NULL once renamed
+				 * (out.tmp unless device) */
+	struct zd_outfile out;	/* the temporary, unless device */
+	bool durable;		/* fsync the directory after the rename */
 	uint64_t mtime;		/* of every ar member */
 	uint64_t hdr_off;	/* the header of the member begun */
 	bool device;		/* path is a device or FIFO: copy into it */
@@ -34,12 +38,16 @@ struct zd_debout {
 
 /*
  * Creates the temporary file beside path (mode 0644 less the umask, as
- * dpkg-deb) and writes the ar magic and debian-binary ("2.0\n").  d is
- * then zd_debout_abort()'s to free, even on failure.  Returns 0, or -1 with
- * err set.
+ * dpkg-deb) and writes the ar magic and debian-binary ("2.0\n").  The
+ * file is fsynced before its rename, as dpkg-deb fsyncs its output;
+ * durable (native zdeb, never dpkg-deb mode) fsyncs the directory after
+ * it too, so that the output is on disk once committed.  Temporaries a
+ * killed writer left beside path are removed (zd_outfile_open).  d is
+ * then zd_debout_abort()'s to free, even on failure.  Returns 0, or -1
+ * with err set.
  */
 int zd_debout_open(struct zd_debout *d, const char *path, uint64_t mtime,
-                   struct zd_error *err);
+                   bool durable, struct zd_error *err);
 /* Starts a member: its bytes go to d->fd from its current offset on. */
 int zd_debout_begin(struct zd_debout *d, struct zd_error *err);
 /*
@@ -49,8 +57,9 @@ int zd_debout_begin(struct zd_debout *d, struct zd_error *err);
  */
 int zd_debout_end(struct zd_debout *d, const char *name, uint64_t off,
                   uint64_t size, struct zd_error *err);
-/* Closes the file and renames it to the output path (or copies it into
- * the device and removes it). */
+/* fsyncs the file, renames it to the output path and closes it, then
+ * when durable fsyncs the directory (or copies it into the device and
+ * removes it). */
 int zd_debout_commit(struct zd_debout *d, struct zd_error *err);
 /* Removes the temporary file unless committed, and frees d. */
 void zd_debout_abort(struct zd_debout *d);

@@ -2,12 +2,14 @@
 /* fdio.c - full reads and writes, sinks, regions, temporary files */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -310,4 +312,185 @@ zd_tmpfile(struct zd_error *err)
 		                    "file in '%s'", dir);
 	unlink(path);
 	return fd;
+}
+
+/* The directory part of path ("." when none), malloc'd; NULL: no memory. */
+static char *
+parent_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (slash == NULL)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+int
+zd_fsync_parent(const char *path, struct zd_error *err)
+{
+	char *dir = parent_of(path);
+	int fd, rc = 0;
+
+	if (dir == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) < 0)
+		rc = zd_err_errno(err, ZD_E_IO, "cannot sync directory '%s'",
+		                  dir);
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return rc;
+}
+
+/* Is name a temporary of base, "BASE.zdeb-" and six characters? */
+static bool
+is_temp_of(const char *name, const char *base)
+{
+	size_t b = strlen(base), t = strlen(ZD_OUTFILE_TAG);
+
+	return strncmp(name, base, b) == 0 &&
+	       strncmp(name + b, ZD_OUTFILE_TAG, t) == 0 &&
+	       strlen(name + b + t) == 6 && strchr(name + b + t, '/') == NULL;
+}
+
+/* Removes the temporaries in dir that no process holds locked: of base,
+ * or of any target when base is NULL. */
+static size_t
+clean_dir(const char *dir, const char *base)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0, t = strlen(ZD_OUTFILE_TAG);
+	int saved = errno;
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+		int fd;
+
+		if (base != NULL ? !is_temp_of(de->d_name, base) :
+		    len <= t + 6 ||
+		    strncmp(de->d_name + len - 6 - t, ZD_OUTFILE_TAG, t) != 0)
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_CLOEXEC |
+		            O_NOFOLLOW | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		/* a live writer holds its lock; a dead one's went with it */
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+		    unlinkat(dirfd(d), de->d_name, 0) == 0)
+			n++;
+		close(fd);
+	}
+	if (d != NULL)
+		closedir(d);
+	errno = saved;
+	return n;
+}
+
+size_t
+zd_outfile_clean(const char *target)
+{
+	char *dir = parent_of(target);
+	const char *slash = strrchr(target, '/');
+	size_t n = 0;
+
+	if (dir != NULL)
+		n = clean_dir(dir, slash != NULL ? slash + 1 : target);
+	free(dir);
+	return n;
+}
+
+size_t
+zd_outfile_clean_dir(const char *dir)
+{
+	return clean_dir(dir, NULL);
+}
+
+int
+zd_outfile_open(struct zd_outfile *o, const char *target, mode_t mode,
+                struct zd_error *err)
+{
+	size_t n = strlen(target) + sizeof(ZD_OUTFILE_TAG "XXXXXX");
+	mode_t mask = umask(022);
+
+	umask(mask);
+	o->fd = -1;
+	o->tmp = malloc(n);
+	if (o->tmp == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	zd_outfile_clean(target);
+	for (int tries = 0; ; tries++) {
+		struct stat a, b;
+		int locked;
+
+		snprintf(o->tmp, n, "%s" ZD_OUTFILE_TAG "XXXXXX", target);
+		o->fd = mkostemp(o->tmp, O_CLOEXEC);
+		if (o->fd < 0)
+			break;
+		/*
+		 * Locked, and still ours: a cleaner that opened it between
+		 * the two may have removed it (then make another).  Where
+		 * there are no locks (ENOLCK, an old NFS), no cleaner can
+		 * take one either, so none removes it.
+		 */
+		while ((locked = flock(o->fd, LOCK_EX)) < 0 && errno == EINTR)
+			;
+		if (locked < 0 ||
+		    (fstat(o->fd, &a) == 0 && stat(o->tmp, &b) == 0 &&
+		     a.st_ino == b.st_ino && a.st_dev == b.st_dev))
+			break;
+		close(o->fd);
+		o->fd = -1;
+		if (tries == 8) {
+			errno = EAGAIN;
+			break;
+		}
+	}
+	if (o->fd < 0) {
+		zd_err_errno(err, ZD_E_IO, "cannot create '%s'", o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	if (fchmod(o->fd, mode & ~mask) < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot chmod '%s'", o->tmp);
+	return 0;
+}
+
+int
+zd_outfile_commit(struct zd_outfile *o, const char *target, bool sync_dir,
+                  struct zd_error *err)
+{
+	if (fsync(o->fd) < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot write '%s'", target);
+	if (rename(o->tmp, target) < 0)
+		return zd_err_errno(err, ZD_E_IO, "cannot rename '%s' to '%s'",
+		                    o->tmp, target);
+	free(o->tmp);
+	o->tmp = NULL;
+	/* the lock goes with the close, after the rename: no cleaner can
+	 * take the file between */
+	close(o->fd);
+	o->fd = -1;
+	if (sync_dir && zd_fsync_parent(target, err) < 0)
+		return -1;
+	return 0;
+}
+
+void
+zd_outfile_abort(struct zd_outfile *o)
+{
+	int saved = errno;
+
+	if (o->tmp != NULL)
+		unlink(o->tmp);
+	if (o->fd >= 0)
+		close(o->fd);
+	free(o->tmp);
+	o->tmp = NULL;
+	o->fd = -1;
+	errno = saved;
 }

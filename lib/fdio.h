@@ -9,6 +9,7 @@
 #ifndef ZDEB_FDIO_H
 #define ZDEB_FDIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -114,5 +115,45 @@ int zd_fd_move(int fd, uint64_t from, uint64_t to, uint64_t len,
  * or -1 with err set.
  */
 int zd_tmpfile(struct zd_error *err);
+
+/*
+ * Output files made durable before they are done, the one home of it.
+ * zd_outfile_open() creates "TARGET.zdeb-XXXXXX" beside target (O_EXCL,
+ * mode as given less the umask) and holds an flock on it while it is
+ * open; first it removes the temporaries of target that no live process
+ * holds (what a writer killed by SIGKILL or a power loss left).
+ * zd_outfile_commit() fsyncs the file, renames it to target and, when
+ * sync_dir, fsyncs target's directory, so that once it returns the
+ * output survives a crash whole, and a file already at target is
+ * replaced only by a complete one.  zd_outfile_abort() removes the
+ * temporary (errno kept) unless committed, and closes it.
+ */
+#define ZD_OUTFILE_TAG ".zdeb-"
+struct zd_outfile {
+	int fd;		/* -1 when closed */
+	char *tmp;	/* "TARGET.zdeb-XXXXXX"; NULL once renamed */
+};
+#define ZD_OUTFILE_INIT { -1, NULL }
+
+/* Returns 0, or -1 with err set (ZD_E_IO "cannot create 'TMP'"). */
+int zd_outfile_open(struct zd_outfile *o, const char *target, mode_t mode,
+                    struct zd_error *err);
+/* Returns 0, or -1 with err set (ZD_E_IO: "cannot write 'TARGET'" for
+ * a failed fsync, "cannot rename", "cannot sync directory"); on failure
+ * the temporary is left for zd_outfile_abort(). */
+int zd_outfile_commit(struct zd_outfile *o, const char *target,
+                      bool sync_dir, struct zd_error *err);
+void zd_outfile_abort(struct zd_outfile *o);
+/*
+ * Removes the temporaries of target ("TARGET.zdeb-" and 6 characters)
+ * that no process holds locked.  Returns how many it removed.
+ */
+size_t zd_outfile_clean(const char *target);
+/* The same for every target in dir: removes each "*.zdeb-XXXXXX" there
+ * that no process holds.  Returns how many. */
+size_t zd_outfile_clean_dir(const char *dir);
+/* fsyncs the directory that holds path.  Returns 0, or -1 with err set
+ * (ZD_E_IO "cannot sync directory 'DIR'"). */
+int zd_fsync_parent(const char *path, struct zd_error *err);
 
 #endif

@@ -36,6 +36,8 @@ zd_spawn_start(char *const argv[], const struct zd_spawn_opts *o,
 	sp->out_fd = -1;
 	if (o->in == ZD_SPAWN_PIPE || o->err == ZD_SPAWN_PIPE)
 		return zd_err(err, ZD_E_USAGE, "only stdout can be a pipe");
+	if (o->in == ZD_SPAWN_FD || o->out == ZD_SPAWN_FD)
+		return zd_err(err, ZD_E_USAGE, "only stderr can be an fd");
 	if (o->out == ZD_SPAWN_PIPE && pipe2(p, O_CLOEXEC) < 0)
 		return zd_err_errno(err, ZD_E_IO, "cannot make a pipe");
 	rc = posix_spawn_file_actions_init(&fa);
@@ -45,7 +47,9 @@ zd_spawn_start(char *const argv[], const struct zd_spawn_opts *o,
 		rc = posix_spawn_file_actions_adddup2(&fa, p[1], 1);
 	else if (rc == 0)
 		rc = redirect(&fa, 1, o->out);
-	if (rc == 0)
+	if (rc == 0 && o->err == ZD_SPAWN_FD)
+		rc = posix_spawn_file_actions_adddup2(&fa, o->err_fd, 2);
+	else if (rc == 0)
 		rc = redirect(&fa, 2, o->err);
 	if (rc == 0)
 		rc = strchr(argv[0], '/') != NULL ?
@@ -117,7 +121,7 @@ zd_spawn_capture(char *const argv[], char *out, size_t outsize,
                  struct zd_error *err)
 {
 	const struct zd_spawn_opts o = {
-		ZD_SPAWN_NULL, ZD_SPAWN_PIPE, ZD_SPAWN_NULL
+		ZD_SPAWN_NULL, ZD_SPAWN_PIPE, ZD_SPAWN_NULL, -1
 	};
 	struct zd_error serr = ZD_ERROR_INIT;
 	struct zd_spawn sp;

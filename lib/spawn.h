@@ -21,10 +21,12 @@ enum zd_spawn_io {
 	ZD_SPAWN_INHERIT,	/* ours */
 	ZD_SPAWN_NULL,		/* /dev/null */
 	ZD_SPAWN_PIPE,		/* stdout only: a pipe we read */
+	ZD_SPAWN_FD,		/* stderr only: into err_fd */
 };
 
 struct zd_spawn_opts {
 	enum zd_spawn_io in, out, err;
+	int err_fd;		/* err ZD_SPAWN_FD: stderr goes here */
 };
 
 struct zd_spawn {

@@ -139,6 +139,7 @@ cmd_build(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.gen_md5sums = true;
 	o.gen_installed_size = true;
+	o.durable = true;
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+" ZD_CLI_COMP_SHORTOPTS "vh",

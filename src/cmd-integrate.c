@@ -111,7 +111,7 @@ static int
 run(char *const argv[], char *out, size_t outsize)
 {
 	static const struct zd_spawn_opts inherit = {
-		ZD_SPAWN_INHERIT, ZD_SPAWN_INHERIT, ZD_SPAWN_INHERIT
+		ZD_SPAWN_INHERIT, ZD_SPAWN_INHERIT, ZD_SPAWN_INHERIT, -1
 	};
 	struct zd_error err = ZD_ERROR_INIT;
 	int rc;

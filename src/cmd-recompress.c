@@ -50,7 +50,7 @@ cmd_recompress(int argc, char **argv)
 	struct zd_cli_comp raw = { .default_zstd_level = 19 };
 	struct zd_comp_params cp, ccp;
 	struct zd_dec_params dp;
-	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, &ccp };
+	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, &ccp, true };
 	struct zd_deb deb = { .fd = -1 };
 	bool tty = zd_msg_stderr_is_tty();
 	uint64_t max_size = 0;

@@ -24,19 +24,57 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/deb-repo.h"
 #include "lib/dpkg-pkginfo.h"
 #include "lib/fdio.h"
 #include "lib/numparse.h"
 #include "lib/spawn.h"
 #include "src/cmd.h"
 #include "src/msg.h"
-#include "src/repo.h"
+
+static const char usage_text[] =
+"Usage: zdeb repo finish [--sign KEYID] [--partial] [--perf-sample N]\n"
+"                        [--perf-runs N] [--project FILE|SIZE] [--json] DST\n"
+"\n"
+"Check every output of DST's job list against its result (size and\n"
+"SHA-256), index them with apt-ftparchive (Packages, Contents, Release,\n"
+"signed with gpg --local-user KEYID when --sign is given), and report\n"
+"what the conversion bought.  Indexes are made under temporary names and\n"
+"put in place only when every check passed: a failed, missing or\n"
+"mismatching job, an apt-ftparchive error or warning, or a tool asked for\n"
+"that cannot run, is exit status 1 or 2 with no index written, unless\n"
+"--partial (index the rest, list what was left out).  --perf-sample N:\n"
+"an install-time estimate from zdeb-perf on N packages (default 3; 0:\n"
+"none).  --project: the throughput measured here (tar MB per CPU-second)\n"
+"applied to an archive, a Packages index or a size, on 1, 16 and 256\n"
+"workers.  See zdeb(1).\n";
+
+/* mkdir -p path (NULL: out of memory); prints the error. */
+static int
+mkdirs(const char *path)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+
+	if (path == NULL) {
+		zd_msg_error("out of memory");
+		return -1;
+	}
+	if (zd_repo_mkdirs(path, &err) < 0) {
+		zd_msg_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
 
 /* One job with its result. */
 struct item {
 	const struct zd_repo_job *job;
 	struct zd_repo_result r;
-	bool has_result;	/* and, unless failed, its output is there */
+	bool has_result;
+	/* done by its result, but its output does not match it (size,
+	 * SHA-256, missing): why says how */
+	bool mismatch;
+	char *why;
 };
 
 /* Bytes per "from" compressor, over the packages done. */
@@ -44,6 +82,11 @@ struct group {
 	char from[24];
 	size_t n;
 	uint64_t before, after;
+	/* the converted ones, for throughput: tar bytes, input bytes and
+	 * CPU seconds (recompress and verify) their results recorded */
+	size_t conv_n;
+	uint64_t conv_tar, conv_in;
+	double conv_cpu_s;
 };
 
 /* The figures of the install-time estimate. */
@@ -63,9 +106,10 @@ struct estimate {
 
 struct report {
 	const char *dst;
+	char *stage;		/* DST/.zdeb-repo/stage */
 	struct item *items;
 	size_t n;
-	size_t converted, kept, failed, not_run;
+	size_t converted, kept, failed, not_run, mismatched;
 	struct group groups[16];
 	size_t n_groups;
 	double cpu_s, wall_s;
@@ -76,6 +120,8 @@ struct report {
 	const char *key;
 	size_t tmp_removed;
 	struct estimate est;
+	const char *project;		/* --project FILE|SIZE, or NULL */
+	struct zd_repo_archive archive;	/* what it holds */
 };
 
 static struct group *
@@ -90,6 +136,8 @@ group_of(struct report *rep, const char *from)
 	return &rep->groups[rep->n_groups++];
 }
 
+/* Loads every job's result and checks every output said done against
+ * it, size and SHA-256: finish trusts no earlier step. */
 static int
 load_results(struct report *rep, const struct zd_repo_jobs *jobs)
 {
@@ -104,8 +152,7 @@ load_results(struct report *rep, const struct zd_repo_jobs *jobs)
 	for (size_t i = 0; i < jobs->n; i++) {
 		struct item *it = &rep->items[i];
 		const struct zd_repo_job *j = &jobs->v[i];
-		struct stat st;
-		char *out;
+		char why[PATH_MAX + 128];
 		int rc;
 
 		it->job = j;
@@ -118,16 +165,6 @@ load_results(struct report *rep, const struct zd_repo_jobs *jobs)
 			return -1;
 		}
 		it->has_result = rc > 0;
-		if (asprintf(&out, "%s/%s", j->dst, j->output) < 0) {
-			zd_msg_error("out of memory");
-			return -1;
-		}
-		if (it->has_result && it->r.verdict != ZD_REPO_FAILED &&
-		    (stat(out, &st) < 0 || !S_ISREG(st.st_mode))) {
-			zd_repo_result_free(&it->r);
-			it->has_result = false;
-		}
-		free(out);
 		if (!it->has_result) {
 			rep->not_run++;
 			continue;
@@ -136,6 +173,21 @@ load_results(struct report *rep, const struct zd_repo_jobs *jobs)
 		rep->wall_s += it->r.wall_s;
 		if (it->r.verdict == ZD_REPO_FAILED) {
 			rep->failed++;
+			continue;
+		}
+		rc = zd_repo_output_check(j, &it->r, true, why, sizeof(why),
+		                          &err);
+		if (rc < 0) {
+			zd_msg_error("%s", err.msg);
+			return -1;
+		}
+		if (rc == 0) {
+			it->mismatch = true;
+			it->why = strdup(why);
+			rep->mismatched++;
+			zd_msg_error("%s: output does not match its result: %s",
+			             j->package != NULL ? j->package : "?",
+			             why);
 			continue;
 		}
 		if (it->r.verdict == ZD_REPO_CONVERTED)
@@ -148,6 +200,13 @@ load_results(struct report *rep, const struct zd_repo_jobs *jobs)
 			g->n++;
 			g->before += j->size;
 			g->after += it->r.out_bytes;
+			if (it->r.verdict == ZD_REPO_CONVERTED &&
+			    it->r.tar_bytes > 0) {
+				g->conv_tar += it->r.tar_bytes;
+				g->conv_in += j->size;
+				g->conv_cpu_s += it->r.cpu_s;
+				g->conv_n++;
+			}
 		}
 	}
 	return 0;
@@ -156,7 +215,8 @@ load_results(struct report *rep, const struct zd_repo_jobs *jobs)
 static bool
 item_ok(const struct item *it)
 {
-	return it->has_result && it->r.verdict != ZD_REPO_FAILED;
+	return it->has_result && it->r.verdict != ZD_REPO_FAILED &&
+	       !it->mismatch;
 }
 
 /* indexes --------------------------------------------------------- */
@@ -284,7 +344,9 @@ list_path(const char *dst, const char *suite, const char *comp,
 	return p;
 }
 
-/* dists/SUITE/COMP/binary-ARCH, for apt-ftparchive to write into. */
+/* STAGE/dists/SUITE/COMP/binary-ARCH, for apt-ftparchive to write into
+ * (STAGE: DST/.zdeb-repo/stage; published to DST/dists when all is
+ * checked). */
 static int
 make_index_dir(const char *dst, const char *suite, const char *comp,
                const char *arch)
@@ -297,7 +359,7 @@ make_index_dir(const char *dst, const char *suite, const char *comp,
 		zd_msg_error("out of memory");
 		return -1;
 	}
-	rc = zd_repo_mkdirs(dir);
+	rc = mkdirs(dir);
 	free(dir);
 	return rc;
 }
@@ -332,8 +394,8 @@ write_list(const struct report *rep, const char *suite, const char *comp,
 		goto out;
 	}
 	*strrchr(dir, '/') = '\0';
-	if (zd_repo_mkdirs(dir) < 0 ||
-	    make_index_dir(rep->dst, suite, comp, arch) < 0)
+	if (mkdirs(dir) < 0 ||
+	    make_index_dir(rep->stage, suite, comp, arch) < 0)
 		goto out;
 	f = fopen(path, "we");
 	if (f == NULL)
@@ -399,13 +461,18 @@ write_conf(const struct report *rep, const struct suite *s, size_t n)
 		free(path);
 		return NULL;
 	}
+	/* the cache directory is emptied before each run: no cached
+	 * answer stands for a file that changed since */
 	fprintf(f, "// written by zdeb repo finish\n"
 	        "Dir { ArchiveDir \"%s\"; CacheDir \"%s/%s/cache\"; };\n"
 	        "Default { Packages::Compress \". xz\"; "
 	        "Contents::Compress \"gzip\"; FileMode 0644; };\n"
 	        "TreeDefault { FileList \"%s/%s/lists/$(DIST)/$(SECTION)/"
-	        "binary-$(ARCH).list\"; };\n", rep->dst, rep->dst,
-	        ZD_REPO_STATE_DIR, rep->dst, ZD_REPO_STATE_DIR);
+	        "binary-$(ARCH).list\"; Packages \"%s/$(DIST)/$(SECTION)/"
+	        "binary-$(ARCH)/Packages\"; Contents \"%s/$(DIST)/"
+	        "$(SECTION)/Contents-$(ARCH)\"; };\n", rep->dst, rep->dst,
+	        ZD_REPO_STATE_DIR, rep->dst, ZD_REPO_STATE_DIR, rep->stage,
+	        rep->stage);
 	for (size_t k = 0; k < n; k++) {
 		fprintf(f, "Tree \"dists/%s\" { Sections \"", s[k].name);
 		put_list(f, s[k].comps, s[k].n_comps);
@@ -421,14 +488,15 @@ write_conf(const struct report *rep, const struct suite *s, size_t n)
 	return path;
 }
 
-/* Runs argv with its stdout copied to fd.  Returns its exit status (127:
- * it cannot be run), or -1 after printing why. */
+/* Runs argv with its stdout copied to fd and its stderr into errfd.
+ * Returns its exit status (127: it cannot be run), or -1 after printing
+ * why. */
 static int
-spawn_to_fd(char *const argv[], int fd)
+spawn_to_fd(char *const argv[], int fd, int errfd)
 {
 	static char buf[1 << 16];
 	struct zd_spawn_opts o = { ZD_SPAWN_NULL, ZD_SPAWN_PIPE,
-	                           ZD_SPAWN_INHERIT };
+	                           ZD_SPAWN_FD, errfd };
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_spawn sp;
 	int rc = 0;
@@ -469,29 +537,89 @@ spawn_to_fd(char *const argv[], int fd)
 	}
 }
 
-/* Runs argv with stdout into the file log (appended); 0 when it exits 0,
- * else -1 after saying so. */
+/*
+ * Prints the "E:" and "W:" lines apt-ftparchive wrote to log from offset
+ * off on (it says "E:" and exits 0 when it cannot read a package, and
+ * leaves the package out of the index).  Returns how many.
+ */
+static size_t
+apt_complaints(const char *log, off_t off)
+{
+	FILE *f = fopen(log, "re");
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+	ssize_t len;
+
+	if (f == NULL || fseeko(f, off, SEEK_SET) != 0) {
+		if (f != NULL)
+			fclose(f);
+		zd_msg_error("cannot read '%s': %s", log, strerror(errno));
+		return 1;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		if (len > 0 && line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		if (strncmp(line, "E:", 2) == 0 ||
+		    strncmp(line, "W:", 2) == 0) {
+			zd_msg_error("apt-ftparchive said: %s", line);
+			n++;
+		}
+	}
+	free(line);
+	fclose(f);
+	return n;
+}
+
+/*
+ * Runs argv with stdout into out (NULL: the log) and stderr into the file
+ * log (appended).  0 when it exits 0 and, for apt-ftparchive (apt), says
+ * no "E:" or "W:"; else -1 after saying why.
+ */
 static int
-run_logged(char *const argv[], const char *log)
+run_logged(char *const argv[], const char *out, const char *log, bool apt)
 {
 	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	int rc;
+	int ofd = -1, rc;
+	struct stat st;
+	off_t off;
 
-	if (fd < 0) {
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		zd_msg_error("cannot write '%s': %s", log, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
-	rc = spawn_to_fd(argv, fd);
+	off = st.st_size;
+	if (out != NULL) {
+		ofd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		           0644);
+		if (ofd < 0) {
+			zd_msg_error("cannot write '%s': %s", out,
+			             strerror(errno));
+			close(fd);
+			return -1;
+		}
+	}
+	rc = spawn_to_fd(argv, ofd >= 0 ? ofd : fd, fd);
+	if (ofd >= 0 && close(ofd) < 0 && rc == 0) {
+		zd_msg_error("cannot write '%s': %s", out, strerror(errno));
+		rc = -1;
+	}
 	close(fd);
 	if (rc == 127)
 		zd_msg_error("cannot run '%s'", argv[0]);
 	else if (rc > 0)
-		zd_msg_error("'%s' failed (exit status %d); see '%s' and the "
-		             "messages above", argv[0], rc, log);
+		zd_msg_error("'%s' failed (exit status %d); see '%s'",
+		             argv[0], rc, log);
+	if (rc == 0 && apt && apt_complaints(log, off) > 0) {
+		zd_msg_error("'%s %s' complained (above; all in '%s')",
+		             argv[0], argv[1], log);
+		rc = -1;
+	}
 	return rc == 0 ? 0 : -1;
 }
 
-/* Release of one suite, then its signatures or no stale ones. */
+/* Release of one suite in the stage, then its signatures. */
 static int
 write_release(const struct report *rep, const struct suite *s)
 {
@@ -499,7 +627,7 @@ write_release(const struct report *rep, const struct suite *s)
 	char *o_suite = NULL, *o_code = NULL, *o_arch = NULL, *o_comp = NULL;
 	char *log = zd_repo_state_path(rep->dst, "apt-ftparchive.log");
 	char archs[512] = "", comps[512] = "";
-	int fd = -1, rc = -1;
+	int rc = -1;
 
 	for (size_t i = 0; i < s->n_archs; i++)
 		snprintf(archs + strlen(archs), sizeof(archs) - strlen(archs),
@@ -508,7 +636,7 @@ write_release(const struct report *rep, const struct suite *s)
 		snprintf(comps + strlen(comps), sizeof(comps) - strlen(comps),
 		         "%s%s", i ? " " : "", s->comps[i]);
 	if (log == NULL ||
-	    asprintf(&dir, "%s/dists/%s", rep->dst, s->name) < 0 ||
+	    asprintf(&dir, "%s/dists/%s", rep->stage, s->name) < 0 ||
 	    asprintf(&tmp, "%s/%s/Release.tmp", rep->dst,
 	             ZD_REPO_STATE_DIR) < 0 ||
 	    asprintf(&rel, "%s/Release", dir) < 0 ||
@@ -531,31 +659,14 @@ write_release(const struct report *rep, const struct suite *s)
 		                 o_arch, (char *)"-o", o_comp,
 		                 (char *)"release", dir, NULL };
 
-		fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd < 0) {
-			zd_msg_error("cannot write '%s': %s", tmp,
-			             strerror(errno));
+		if (run_logged(argv, tmp, log, true) < 0)
 			goto out;
-		}
-		rc = spawn_to_fd(argv, fd);
-		close(fd);
-		if (rc != 0) {
-			if (rc > 0)
-				zd_msg_error("'apt-ftparchive release %s' "
-				             "failed (exit status %d)", dir,
-				             rc);
-			rc = -1;
-			goto out;
-		}
-		rc = -1;
 		if (rename(tmp, rel) < 0) {
 			zd_msg_error("cannot rename '%s' to '%s': %s", tmp,
 			             rel, strerror(errno));
 			goto out;
 		}
 	}
-	unlink(gpg);
-	unlink(inrel);
 	if (rep->key != NULL) {
 		char *det[] = { (char *)"gpg", (char *)"--batch",
 		                (char *)"--yes", (char *)"--local-user",
@@ -567,11 +678,14 @@ write_release(const struct report *rep, const struct suite *s)
 		                (char *)rep->key, (char *)"--clearsign",
 		                (char *)"--output", inrel, rel, NULL };
 
-		if (run_logged(det, log) < 0 || run_logged(clr, log) < 0)
+		if (run_logged(det, NULL, log, false) < 0 ||
+		    run_logged(clr, NULL, log, false) < 0)
 			goto out;
 	}
 	rc = 0;
 out:
+	if (tmp != NULL)
+		unlink(tmp);
 	free(o_suite);
 	free(o_code);
 	free(o_arch);
@@ -585,6 +699,227 @@ out:
 	return rc;
 }
 
+/* rm -r of path's contents (and path itself when self); errors ignored:
+ * what cannot go is found later. */
+static void
+remove_tree(const char *path, bool self)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		char *child;
+		struct stat st;
+
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		if (asprintf(&child, "%s/%s", path, de->d_name) < 0)
+			break;
+		if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
+			remove_tree(child, true);
+		else
+			unlink(child);
+		free(child);
+	}
+	if (d != NULL)
+		closedir(d);
+	if (self)
+		rmdir(path);
+}
+
+static void
+say_error(void *ctx, const char *msg)
+{
+	(void)ctx;
+	zd_msg_error("%s", msg);
+}
+
+/* Checks the staged Packages index of suite, comp and arch against the
+ * outputs write_list put into its list.  0 or -1 (printed). */
+static int
+check_index(const struct report *rep, const char *suite, const char *comp,
+            const char *arch)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_repo_indexed *want = calloc(rep->n + 1, sizeof(*want));
+	size_t n = 0;
+	char *p = NULL;
+	long bad;
+	int rc = -1;
+
+	if (want == NULL ||
+	    asprintf(&p, "%s/dists/%s/%s/binary-%s/Packages", rep->stage,
+	             suite, comp, arch) < 0) {
+		p = NULL;
+		zd_msg_error("out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct item *it = &rep->items[i];
+		const struct zd_repo_job *j = it->job;
+
+		if (item_ok(it) && j->arch != NULL &&
+		    (strcmp(j->arch, "all") == 0 ||
+		     strcmp(j->arch, arch) == 0) && in_dist(j, suite, comp)) {
+			want[n].output = j->output;
+			want[n].size = it->r.out_bytes;
+			want[n].sha256 = it->r.out_sha256;
+			n++;
+		}
+	}
+	bad = zd_repo_index_check(p, want, n, say_error, NULL, &err);
+	if (bad < 0)
+		zd_msg_error("apt-ftparchive did not write a readable index: "
+		             "%s", err.msg);
+	else if (bad > 0)
+		zd_msg_error("'%s': %ld differences from the results", p, bad);
+	else
+		rc = 0;
+out:
+	free(p);
+	free(want);
+	return rc;
+}
+
+/*
+ * Checks each staged Packages index: there, one stanza per output its
+ * list has, each stanza's Size and SHA256 those of the output's result
+ * (which load_results checked against the file).  0 or -1 (printed).
+ */
+static int
+check_packages(const struct report *rep, const struct suite *s, size_t n)
+{
+	int rc = 0;
+
+	for (size_t k = 0; k < n; k++)
+		for (size_t c = 0; c < s[k].n_comps; c++)
+			for (size_t a = 0; a < s[k].n_archs; a++)
+				if (check_index(rep, s[k].name, s[k].comps[c],
+				                s[k].archs[a]) < 0)
+					rc = -1;
+	return rc;
+}
+
+/* fsyncs the file at path (what apt-ftparchive and gpg wrote is not):
+ * 0, or -1 (printed). */
+static int
+sync_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fsync(fd) < 0) {
+		zd_msg_error("cannot sync '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * Moves the staged files of dists/SUITE into DST/dists/SUITE: the
+ * indexes first, then Release and its signatures (a stale signature goes
+ * when none was made), each file and directory synced.  0 or -1 (printed).
+ */
+static int
+publish_dir(const char *from, const char *to, bool top, int pass)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	DIR *d;
+	struct dirent *de;
+	int rc = 0;
+
+	if (mkdirs(to) < 0)
+		return -1;
+	d = opendir(from);
+	if (d == NULL) {
+		zd_msg_error("cannot open directory '%s': %s", from,
+		             strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		char *a = NULL, *b = NULL;
+		bool release;
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		release = top && (strcmp(de->d_name, "Release") == 0 ||
+		                  strcmp(de->d_name, "Release.gpg") == 0 ||
+		                  strcmp(de->d_name, "InRelease") == 0);
+		if (asprintf(&a, "%s/%s", from, de->d_name) < 0 ||
+		    asprintf(&b, "%s/%s", to, de->d_name) < 0) {
+			zd_msg_error("out of memory");
+			free(a);
+			rc = -1;
+			break;
+		}
+		if (lstat(a, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (pass == 0)
+				rc = publish_dir(a, b, false, pass);
+		} else if (release == (pass == 1)) {
+			rc = sync_file(a);
+			if (rc == 0 && rename(a, b) < 0) {
+				zd_msg_error("cannot rename '%s' to '%s': %s",
+				             a, b, strerror(errno));
+				rc = -1;
+			}
+		}
+		free(a);
+		free(b);
+	}
+	closedir(d);
+	if (rc == 0) {
+		char *probe = NULL;
+
+		if (asprintf(&probe, "%s/.", to) < 0 ||
+		    zd_fsync_parent(probe, &err) < 0) {
+			zd_msg_error("%s", probe != NULL ? err.msg :
+			             "out of memory");
+			rc = -1;
+		}
+		free(probe);
+	}
+	return rc;
+}
+
+static int
+publish(const struct report *rep, const struct suite *s, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		char *from = NULL, *to = NULL, *sig = NULL, *inrel = NULL;
+		int rc = -1;
+
+		if (asprintf(&from, "%s/dists/%s", rep->stage, s[k].name) < 0 ||
+		    asprintf(&to, "%s/dists/%s", rep->dst, s[k].name) < 0 ||
+		    asprintf(&sig, "%s/Release.gpg", to) < 0 ||
+		    asprintf(&inrel, "%s/InRelease", to) < 0) {
+			zd_msg_error("out of memory");
+		} else if (publish_dir(from, to, true, 0) == 0) {
+			if (rep->key == NULL) {
+				unlink(sig);
+				unlink(inrel);
+			}
+			rc = publish_dir(from, to, true, 1);
+		}
+		free(from);
+		free(to);
+		free(sig);
+		free(inrel);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * The indexes: made in the stage (DST/.zdeb-repo/stage) with a fresh
+ * apt-ftparchive cache, checked (no complaint from apt-ftparchive, each
+ * Packages stanza matching its output's result), signed, and only then
+ * moved to DST/dists.  On any failure nothing under DST/dists changes.
+ */
 static int
 write_indexes(struct report *rep)
 {
@@ -602,12 +937,15 @@ write_indexes(struct report *rep)
 	{
 		char *cache = zd_repo_state_path(rep->dst, "cache");
 
-		if (cache == NULL || zd_repo_mkdirs(cache) < 0) {
+		if (cache != NULL)
+			remove_tree(cache, false);
+		if (mkdirs(cache) < 0) {
 			free(cache);
 			goto out;
 		}
 		free(cache);
 	}
+	remove_tree(rep->stage, false);
 	conf = write_conf(rep, s, n);
 	log = zd_repo_state_path(rep->dst, "apt-ftparchive.log");
 	if (conf == NULL || log == NULL || write_lists(rep, s, n) < 0)
@@ -617,36 +955,16 @@ write_indexes(struct report *rep)
 		char *argv[] = { (char *)"apt-ftparchive", (char *)"-q",
 		                 (char *)"generate", conf, NULL };
 
-		if (run_logged(argv, log) < 0)
+		if (run_logged(argv, NULL, log, true) < 0)
 			goto out;
 	}
-	/* apt-ftparchive generate says "E:" and exits 0 when it cannot
-	 * write an index: check that each is there */
-	for (size_t k = 0; k < n; k++) {
-		for (size_t c = 0; c < s[k].n_comps; c++) {
-			for (size_t a = 0; a < s[k].n_archs; a++) {
-				char *p;
-				struct stat st;
-				bool there;
-
-				if (asprintf(&p, "%s/dists/%s/%s/binary-%s/"
-				             "Packages", rep->dst, s[k].name,
-				             s[k].comps[c], s[k].archs[a]) < 0)
-					goto out;
-				there = stat(p, &st) == 0;
-				if (!there)
-					zd_msg_error("apt-ftparchive did not "
-					             "write '%s'; see '%s'", p,
-					             log);
-				free(p);
-				if (!there)
-					goto out;
-			}
-		}
-	}
+	if (check_packages(rep, s, n) < 0)
+		goto out;
 	for (size_t k = 0; k < n; k++)
 		if (write_release(rep, &s[k]) < 0)
 			goto out;
+	if (publish(rep, s, n) < 0)
+		goto out;
 	rep->suites = calloc(n, sizeof(char *));
 	if (rep->suites == NULL)
 		goto out;
@@ -659,6 +977,7 @@ write_indexes(struct report *rep)
 	rep->signed_ = rep->key != NULL;
 	rc = 0;
 out:
+	remove_tree(rep->stage, false);
 	suites_free(s, n);
 	free(conf);
 	free(log);
@@ -670,21 +989,23 @@ static void
 clean_tmp(struct report *rep)
 {
 	char *cmd = zd_repo_state_path(rep->dst, "tmp");
+	char *res = zd_repo_state_path(rep->dst, "results");
 	DIR *d = cmd != NULL ? opendir(cmd) : NULL;
 	struct dirent *de;
 
-	if (d == NULL) {
-		free(cmd);
-		return;
-	}
-	while ((de = readdir(d)) != NULL) {
+	while (d != NULL && (de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
 		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
 			rep->tmp_removed++;
 	}
-	closedir(d);
+	if (d != NULL)
+		closedir(d);
+	/* results a killed run was saving */
+	if (res != NULL)
+		rep->tmp_removed += zd_outfile_clean_dir(res);
 	free(cmd);
+	free(res);
 }
 
 /* install-time estimate ------------------------------------------- */
@@ -867,7 +1188,7 @@ read_text(const char *path)
  * the stock dpkg-deb and through zdeb, dpkg --unpack --force-unsafe-io
  * into scratch roots; scales the medians by tar bytes to the repository.
  */
-static void
+static int
 estimate(struct report *rep, unsigned sample, unsigned runs)
 {
 	struct estimate *e = &rep->est;
@@ -879,13 +1200,13 @@ estimate(struct report *rep, unsigned sample, unsigned runs)
 	const char *perf = getenv("ZDEB_PERF"), *before;
 	char **argv = NULL;
 	ssize_t sl;
-	int rc;
+	int rc, ret = 0;
 
 	e->runs = runs;
 	if (sample == 0) {
 		snprintf(e->why, sizeof(e->why), "not asked for "
 		         "(--perf-sample 0)");
-		return;
+		return 0;
 	}
 	for (size_t i = 0; i < rep->n; i++)
 		if (item_ok(&rep->items[i]))
@@ -972,12 +1293,16 @@ estimate(struct report *rep, unsigned sample, unsigned runs)
 	unlink(log);
 	zd_msg_info("install-time estimate: zdeb-perf on %zu sample "
 	            "packages (%s)...", np, vlist);
-	rc = run_logged(argv, log);
+	rc = run_logged(argv, NULL, log, false);
 	text = rc == 0 ? read_text(csv) : NULL;
 	if (text == NULL) {
 		snprintf(e->why, sizeof(e->why), "zdeb-perf did not run "
 		         "(%s)", perf != NULL ? perf : "zdeb-perf in PATH; "
-		         "install the zdeb-perf package or set ZDEB_PERF");
+		         "install the zdeb-perf package, set ZDEB_PERF, or "
+		         "--perf-sample 0");
+		zd_msg_error("install-time estimate asked for (--perf-sample "
+		             "%u) but %s", sample, e->why);
+		ret = -1;
 		goto out;
 	}
 	e->sample = np;
@@ -1013,9 +1338,131 @@ out:
 	free(log);
 	free(cand);
 	free(pick);
+	return ret;
 }
 
 /* report ---------------------------------------------------------- */
+
+/* The throughput over every conversion done: tar bytes, input bytes and
+ * CPU seconds summed over the groups. */
+static void
+throughput(const struct report *rep, uint64_t *tar, uint64_t *in,
+           double *cpu, size_t *n)
+{
+	*tar = *in = 0;
+	*cpu = 0;
+	*n = 0;
+	for (size_t g = 0; g < rep->n_groups; g++) {
+		*tar += rep->groups[g].conv_tar;
+		*in += rep->groups[g].conv_in;
+		*cpu += rep->groups[g].conv_cpu_s;
+		*n += rep->groups[g].conv_n;
+	}
+}
+
+/* The projected archive's tar bytes: its Installed-Size, or for a size
+ * the tar to .deb ratio measured here. */
+static uint64_t
+projected_tar(const struct report *rep, uint64_t tar, uint64_t in)
+{
+	const struct zd_repo_archive *a = &rep->archive;
+
+	if (a->tar_bytes > 0 || in == 0)
+		return a->tar_bytes;
+	return (uint64_t)((double)a->deb_bytes * (double)tar / (double)in);
+}
+
+static const unsigned project_k[] = { 1, 16, 256 };
+
+static void
+print_projection_text(const struct report *rep)
+{
+	const struct zd_repo_archive *a = &rep->archive;
+	uint64_t tar, in, ptar;
+	double cpu, rate;
+	size_t n;
+
+	throughput(rep, &tar, &in, &cpu, &n);
+	for (size_t g = 0; g < rep->n_groups; g++) {
+		const struct group *gr = &rep->groups[g];
+
+		if (gr->conv_n == 0 || gr->conv_cpu_s <= 0)
+			continue;
+		printf("throughput: from %s: %.2f MB of tar per CPU-second "
+		       "(%zu packages, %.1f MB of tar, %.1f CPU-s of "
+		       "recompress and verify)\n", gr->from,
+		       (double)gr->conv_tar / 1e6 / gr->conv_cpu_s, gr->conv_n,
+		       (double)gr->conv_tar / 1e6, gr->conv_cpu_s);
+	}
+	if (rep->project == NULL)
+		return;
+	if (n == 0 || cpu <= 0 || tar == 0) {
+		printf("projection: none: no conversion recorded its tar "
+		       "bytes and CPU time here\n");
+		return;
+	}
+	rate = (double)tar / cpu;
+	ptar = projected_tar(rep, tar, in);
+	printf("projection (not a measurement): %s: ", rep->project);
+	if (a->packages > 0)
+		printf("%ju packages, %.2f GB of .debs, %.2f GB of tar (their "
+		       "Installed-Size)", (uintmax_t)a->packages,
+		       (double)a->deb_bytes / 1e9, (double)ptar / 1e9);
+	else
+		printf("%.2f GB of .debs, %.2f GB of tar at the %.2f tar/.deb "
+		       "ratio measured here", (double)a->deb_bytes / 1e9,
+		       (double)ptar / 1e9, (double)tar / (double)in);
+	printf("; at the %.2f MB of tar per CPU-second measured here over "
+	       "%zu packages (%.1f MB, %.1f CPU-s): ", rate / 1e6, n,
+	       (double)tar / 1e6, cpu);
+	for (size_t i = 0; i < sizeof(project_k) / sizeof(*project_k); i++)
+		printf("%s%u worker%s %.2f h", i ? ", " : "", project_k[i],
+		       project_k[i] == 1 ? "" : "s",
+		       zd_repo_project_hours(ptar, rate, project_k[i]));
+	printf(" (one core each, the work spread evenly; I/O, transfer "
+	       "and stragglers not counted)\n");
+}
+
+static void
+print_projection_json(const struct report *rep)
+{
+	uint64_t tar, in, ptar;
+	double cpu;
+	size_t n;
+
+	throughput(rep, &tar, &in, &cpu, &n);
+	printf(", \"throughput\": [");
+	for (size_t g = 0, k = 0; g < rep->n_groups; g++) {
+		const struct group *gr = &rep->groups[g];
+
+		if (gr->conv_n == 0 || gr->conv_cpu_s <= 0)
+			continue;
+		printf("%s{\"from\": ", k++ ? ", " : "");
+		zd_msg_json_str(gr->from);
+		printf(", \"packages\": %zu, \"tar_bytes\": %ju, "
+		       "\"cpu_s\": %.3f, \"tar_mb_per_cpu_s\": %.3f}",
+		       gr->conv_n, (uintmax_t)gr->conv_tar, gr->conv_cpu_s,
+		       (double)gr->conv_tar / 1e6 / gr->conv_cpu_s);
+	}
+	printf("], \"projection\": ");
+	if (rep->project == NULL || n == 0 || cpu <= 0 || tar == 0) {
+		printf("null");
+		return;
+	}
+	ptar = projected_tar(rep, tar, in);
+	printf("{\"archive\": ");
+	zd_msg_json_str(rep->project);
+	printf(", \"packages\": %ju, \"deb_bytes\": %ju, \"tar_bytes\": "
+	       "%ju, \"tar_mb_per_cpu_s\": %.3f, \"hours\": {",
+	       (uintmax_t)rep->archive.packages,
+	       (uintmax_t)rep->archive.deb_bytes, (uintmax_t)ptar,
+	       (double)tar / cpu / 1e6);
+	for (size_t i = 0; i < sizeof(project_k) / sizeof(*project_k); i++)
+		printf("%s\"%u\": %.3f", i ? ", " : "", project_k[i],
+		       zd_repo_project_hours(ptar, (double)tar / cpu,
+		                             project_k[i]));
+	printf("}}");
+}
 
 static double
 scaled(const struct estimate *e, double s)
@@ -1032,9 +1479,9 @@ print_text(const struct report *rep)
 
 	printf("repository: %s\n", rep->dst);
 	printf("packages: %zu: %zu converted (%s), %zu kept, %zu failed, "
-	       "%zu not run\n", rep->n, rep->converted,
-	       rep->conversion[0] ? rep->conversion : "none", rep->kept,
-	       rep->failed, rep->not_run);
+	       "%zu not run, %zu not matching their results\n", rep->n,
+	       rep->converted, rep->conversion[0] ? rep->conversion : "none",
+	       rep->kept, rep->failed, rep->not_run, rep->mismatched);
 	printf("%-14s %8s %15s %15s %7s\n", "from", "packages", "bytes before",
 	       "bytes after", "after%");
 	for (size_t g = 0; g < rep->n_groups; g++) {
@@ -1061,7 +1508,18 @@ print_text(const struct report *rep)
 			printf("failed: %s: %s: %s\n", it->job->input,
 			       it->r.stage ? it->r.stage : "?",
 			       it->r.error ? it->r.error : "?");
+		else if (it->mismatch)
+			printf("not matching its result: %s: %s\n",
+			       it->job->package ? it->job->package : "?",
+			       it->why ? it->why : "?");
+		else if (!it->has_result)
+			printf("not run: %s\n", it->job->input);
 	}
+	if (rep->indexed && rep->failed + rep->not_run + rep->mismatched > 0)
+		printf("left out of the indexes (--partial): %zu packages, "
+		       "those above\n", rep->failed + rep->not_run +
+		       rep->mismatched);
+	print_projection_text(rep);
 	if (!e->made) {
 		printf("install-time estimate: none: %s\n", e->why);
 	} else {
@@ -1123,8 +1581,23 @@ print_json(const struct report *rep)
 		       (uintmax_t)rep->groups[g].before,
 		       (uintmax_t)rep->groups[g].after);
 	}
-	printf("], \"cpu_s\": %.3f, \"wall_s\": %.3f, \"failures\": [",
-	       rep->cpu_s, rep->wall_s);
+	printf("], \"cpu_s\": %.3f, \"wall_s\": %.3f", rep->cpu_s,
+	       rep->wall_s);
+	print_projection_json(rep);
+	printf(", \"mismatched\": [");
+	for (size_t i = 0, k = 0; i < rep->n; i++) {
+		const struct item *it = &rep->items[i];
+
+		if (!it->mismatch)
+			continue;
+		printf("%s{\"index\": %ju, \"package\": ", k++ ? ", " : "",
+		       (uintmax_t)it->job->index);
+		zd_msg_json_str(it->job->package ? it->job->package : "");
+		printf(", \"why\": ");
+		zd_msg_json_str(it->why ? it->why : "");
+		printf("}");
+	}
+	printf("], \"failures\": [");
 	for (size_t i = 0, k = 0; i < rep->n; i++) {
 		const struct item *it = &rep->items[i];
 
@@ -1191,13 +1664,14 @@ static const struct option finish_longopts[] = {
 	{ "perf-sample", required_argument, NULL, ZD_OPT_PERF_SAMPLE },
 	{ "perf-runs", required_argument, NULL, ZD_OPT_PERF_RUNS },
 	{ "json", no_argument, NULL, ZD_OPT_JSON },
+	{ "project", required_argument, NULL, ZD_OPT_PROJECT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 int
-zd_repo_finish(int argc, char **argv)
+cmd_repo_finish(int argc, char **argv)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_repo_jobs jobs = { NULL, 0 };
@@ -1226,8 +1700,9 @@ zd_repo_finish(int argc, char **argv)
 				return zd_msg_usage("repo", "%s", err.msg);
 			break;
 		case ZD_OPT_JSON: json = true; break;
+		case ZD_OPT_PROJECT: rep.project = optarg; break;
 		case 'v': zd_verbose++; break;
-		case 'h': fputs(zd_repo_usage, stdout); return ZD_EXIT_OK;
+		case 'h': fputs(usage_text, stdout); return ZD_EXIT_OK;
 		default:
 			return zd_msg_usage("repo", "unknown option '%s'",
 			                    argv[optind - 1]);
@@ -1242,9 +1717,14 @@ zd_repo_finish(int argc, char **argv)
 	}
 	rep.dst = dst;
 	jobs_path = zd_repo_state_path(dst, "jobs.jsonl");
-	if (jobs_path == NULL || zd_repo_jobs_load(jobs_path, &jobs) < 0 ||
-	    load_results(&rep, &jobs) < 0)
+	if (jobs_path == NULL) {
+		zd_msg_error("out of memory");
 		goto out;
+	}
+	if (zd_repo_jobs_load(jobs_path, &jobs, &err) < 0) {
+		zd_msg_error("%s", err.msg);
+		goto out;
+	}
 	for (size_t i = 0; i < jobs.n; i++) {
 		if (strcmp(jobs.v[i].dst, dst) != 0) {
 			zd_msg_error("'%s': job %zu is for '%s', not '%s'",
@@ -1252,6 +1732,18 @@ zd_repo_finish(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (rep.project != NULL &&
+	    zd_repo_archive_read(rep.project, &rep.archive, &err) < 0) {
+		zd_msg_error("--project: %s", err.msg);
+		goto out;
+	}
+	if (asprintf(&rep.stage, "%s/%s/stage", dst, ZD_REPO_STATE_DIR) < 0) {
+		rep.stage = NULL;
+		zd_msg_error("out of memory");
+		goto out;
+	}
+	if (load_results(&rep, &jobs) < 0)
+		goto out;
 	clean_tmp(&rep);
 	rc = ZD_EXIT_OK;
 	if (rep.failed + rep.not_run > 0) {
@@ -1262,20 +1754,32 @@ zd_repo_finish(int argc, char **argv)
 		             "--partial to publish the others)");
 		rc = ZD_EXIT_MISMATCH;
 	}
-	if ((partial || rc == ZD_EXIT_OK) && write_indexes(&rep) < 0) {
-		rc = ZD_EXIT_ERROR;
-	} else {
-		estimate(&rep, (unsigned)sample, (unsigned)runs);
+	if (rep.mismatched > 0) {
+		zd_msg_error("%zu of %zu outputs do not match their results%s",
+		             rep.mismatched, rep.n, partial ?
+		             ": indexing the others (--partial)" :
+		             ": no index written (run 'zdeb repo run' again, "
+		             "or --partial to publish the others)");
+		rc = ZD_EXIT_MISMATCH;
 	}
+	/* a tool asked for that cannot run fails the whole: before the
+	 * indexes, so that none is written then */
+	if (estimate(&rep, (unsigned)sample, (unsigned)runs) < 0)
+		rc = ZD_EXIT_ERROR;
+	else if ((partial || rc == ZD_EXIT_OK) && write_indexes(&rep) < 0)
+		rc = ZD_EXIT_ERROR;
 	if (json)
 		print_json(&rep);
 	else
 		print_text(&rep);
 out:
-	for (size_t i = 0; i < rep.n; i++)
+	for (size_t i = 0; i < rep.n; i++) {
 		if (rep.items[i].has_result)
 			zd_repo_result_free(&rep.items[i].r);
+		free(rep.items[i].why);
+	}
 	free(rep.items);
+	free(rep.stage);
 	for (size_t k = 0; k < rep.n_suites; k++)
 		free(rep.suites[k]);
 	free(rep.suites);

@@ -10,7 +10,7 @@
  * was killed when.  Outputs and results are named by content: several
  * processes, on one machine or many sharing DST, can run any lines at
  * once, and the same line twice, without locks.  finish is in
- * cmd-repo-finish.c.
+ * cmd-repo-finish.c; what both read and write is lib/deb-repo.h.
  */
 #include "config.h"
 
@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,16 +31,16 @@
 
 #include "lib/deb-member.h"
 #include "lib/deb-recompress.h"
+#include "lib/deb-repo.h"
 #include "lib/numparse.h"
 #include "src/cmd.h"
 #include "src/msg.h"
-#include "src/repo.h"
 
-const char zd_repo_usage[] =
+static const char usage_text[] =
 "Usage: zdeb repo plan [OPTIONS] SRC DST\n"
-"       zdeb repo run [--index N | --jobs N] [-T N] JOBS\n"
+"       zdeb repo run [--index N | --jobs N] [-T N] [--verify-hash] JOBS\n"
 "       zdeb repo finish [--sign KEYID] [--partial] [--perf-sample N]\n"
-"                        [--perf-runs N] [--json] DST\n"
+"                        [--perf-runs N] [--project FILE|SIZE] [--json] DST\n"
 "\n"
 "Convert a whole apt repository to zdeb's layout and measure what it buys.\n"
 "\n"
@@ -56,123 +57,42 @@ const char zd_repo_usage[] =
 "       package that dpkg reads is kept and zstd ones become xz.\n"
 "run    does line N of JOBS (--index N, from 0, as a cluster engine's\n"
 "       task index), or every line on a pool of N local workers (--jobs N,\n"
-"       default one per core): recompress, verify --dpkg-deb, rename into\n"
-"       DST; one JSON result line per job on stdout.  Finished jobs are\n"
-"       skipped; failed ones are tried again.  -T: threads per job\n"
-"       (default: the cores shared among the workers).  Exit status 0, 1\n"
-"       when a job failed, 2 on other errors.\n"
-"finish regenerates Packages, Contents and Release under DST/dists with\n"
-"       apt-ftparchive (signed with gpg --local-user KEYID when --sign is\n"
-"       given) and prints the report: bytes before and after per\n"
-"       compressor, converted, kept and failed packages, CPU time, and an\n"
-"       install-time estimate from zdeb-perf on N sample packages\n"
-"       (--perf-sample, default 3; 0: none).  It writes no index while a\n"
-"       job is failed or not run, unless --partial (exit status 1).\n";
+"       default one per core): recompress, verify --dpkg-deb, fsync, rename\n"
+"       into DST, fsync the directory; then the result (with the output's\n"
+"       size and SHA-256), one JSON line per job on stdout.  A job whose\n"
+"       output matches its result (size; SHA-256 too with --verify-hash)\n"
+"       is skipped; a mismatch is redone, saying so; failed jobs are tried\n"
+"       again.  -T: threads per job (default: the cores shared among the\n"
+"       workers).  Exit status 0, 1 when a job failed, 2 on other errors.\n"
+"finish checks every output against its result (size, SHA-256), makes\n"
+"       Packages, Contents and Release with apt-ftparchive in a stage\n"
+"       (signed with gpg --local-user KEYID when --sign is given), checks\n"
+"       them, and only then moves them under DST/dists; prints the report:\n"
+"       bytes before and after per compressor, converted, kept and failed\n"
+"       packages, CPU time, tar MB per CPU-second, with --project a\n"
+"       projection onto a Packages index or a size for 1, 16 and 256\n"
+"       workers, and an install-time estimate from zdeb-perf on N sample\n"
+"       packages (--perf-sample, default 3; 0: none).  A job failed, not\n"
+"       run or not matching its result, an apt-ftparchive error or\n"
+"       warning, or a tool asked for that cannot run: no index written\n"
+"       (exit status 1 or 2); --partial indexes the others and lists what\n"
+"       it left out.\n";
 
-char *
-zd_repo_state_path(const char *dst, const char *name)
-{
-	char *p;
-
-	if (asprintf(&p, "%s/%s%s%s", dst, ZD_REPO_STATE_DIR,
-	             name[0] != '\0' ? "/" : "", name) < 0) {
-		zd_msg_error("out of memory");
-		return NULL;
-	}
-	return p;
-}
-
-int
-zd_repo_mkdirs(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t n = strlen(path);
-
-	if (n >= sizeof(buf)) {
-		zd_msg_error("'%s': path too long", path);
-		return -1;
-	}
-	memcpy(buf, path, n + 1);
-	for (char *p = buf + 1; ; p++) {
-		if (*p != '/' && *p != '\0')
-			continue;
-		{
-			char c = *p;
-
-			*p = '\0';
-			if (mkdir(buf, 0755) < 0 && errno != EEXIST) {
-				zd_msg_error("cannot create directory '%s': "
-				             "%s", buf, strerror(errno));
-				return -1;
-			}
-			*p = c;
-			if (c == '\0')
-				return 0;
-		}
-	}
-}
-
-int
-zd_repo_jobs_load(const char *path, struct zd_repo_jobs *jobs)
+/* mkdir -p path (NULL: out of memory); prints the error. */
+static int
+mkdirs(const char *path)
 {
 	struct zd_error err = ZD_ERROR_INIT;
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0, lineno = 0;
-	ssize_t len;
-	int rc = 0;
 
-	memset(jobs, 0, sizeof(*jobs));
-	if (f == NULL) {
-		zd_msg_error("cannot open '%s': %s", path, strerror(errno));
+	if (path == NULL) {
+		zd_msg_error("out of memory");
 		return -1;
 	}
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		struct zd_repo_job *v;
-
-		lineno++;
-		v = reallocarray(jobs->v, jobs->n + 1, sizeof(*v));
-		if (v == NULL) {
-			zd_msg_error("out of memory");
-			rc = -1;
-			break;
-		}
-		jobs->v = v;
-		if (zd_repo_job_parse(line, (size_t)len, &v[jobs->n],
-		                      &err) < 0) {
-			zd_msg_error("'%s' line %zu: %s", path, lineno,
-			             err.msg);
-			rc = -1;
-			break;
-		}
-		if (v[jobs->n].index != jobs->n) {
-			zd_msg_error("'%s' line %zu: index %ju, not %zu", path,
-			             lineno, (uintmax_t)v[jobs->n].index,
-			             jobs->n);
-			zd_repo_job_free(&v[jobs->n]);
-			rc = -1;
-			break;
-		}
-		jobs->n++;
+	if (zd_repo_mkdirs(path, &err) < 0) {
+		zd_msg_error("%s", err.msg);
+		return -1;
 	}
-	if (rc == 0 && ferror(f)) {
-		zd_msg_error("cannot read '%s': %s", path, strerror(errno));
-		rc = -1;
-	}
-	free(line);
-	fclose(f);
-	if (rc < 0)
-		zd_repo_jobs_free(jobs);
-	return rc;
-}
-
-void
-zd_repo_jobs_free(struct zd_repo_jobs *jobs)
-{
-	for (size_t i = 0; i < jobs->n; i++)
-		zd_repo_job_free(&jobs->v[i]);
-	free(jobs->v);
-	memset(jobs, 0, sizeof(*jobs));
+	return 0;
 }
 
 /* plan ------------------------------------------------------------- */
@@ -646,8 +566,8 @@ plain_name(const char *s, bool slash_ok)
 	       (slash_ok || strchr(s, '/') == NULL) && strstr(s, "..") == NULL;
 }
 
-int
-zd_repo_plan(int argc, char **argv)
+static int
+repo_plan(int argc, char **argv)
 {
 	struct zd_cli_comp raw = { .default_zstd_level = 19 };
 	struct plan pl;
@@ -670,7 +590,7 @@ zd_repo_plan(int argc, char **argv)
 		case ZD_OPT_COMPONENT: component = optarg; break;
 		case ZD_OPT_JSON: json = true; break;
 		case 'v': zd_verbose++; break;
-		case 'h': fputs(zd_repo_usage, stdout); return ZD_EXIT_OK;
+		case 'h': fputs(usage_text, stdout); return ZD_EXIT_OK;
 		default:
 			return zd_msg_usage("repo", "unknown option '%s'",
 			                    argv[optind - 1]);
@@ -690,7 +610,7 @@ zd_repo_plan(int argc, char **argv)
 		zd_msg_error("'%s': %s", argv[optind], strerror(errno));
 		return ZD_EXIT_ERROR;
 	}
-	if (zd_repo_mkdirs(argv[optind + 1]) < 0)
+	if (mkdirs(argv[optind + 1]) < 0)
 		goto out;
 	dst = realpath(argv[optind + 1], NULL);
 	if (dst == NULL || stat(dst, &pl.dst_st) < 0) {
@@ -752,7 +672,7 @@ zd_repo_plan(int argc, char **argv)
 	{
 		char *state = zd_repo_state_path(dst, "");
 
-		if (state == NULL || zd_repo_mkdirs(state) < 0) {
+		if (state == NULL || mkdirs(state) < 0) {
 			free(state);
 			goto out;
 		}
@@ -808,97 +728,45 @@ cpu_s(void)
 	                c.ru_utime.tv_usec + c.ru_stime.tv_usec) / 1e6;
 }
 
-static char *
-output_path(const struct zd_repo_job *j)
-{
-	char *p;
-
-	if (asprintf(&p, "%s/%s", j->dst, j->output) < 0) {
-		zd_msg_error("out of memory");
-		return NULL;
-	}
-	return p;
-}
-
 /*
- * 1 when j is done (its output is there and its result says converted or
- * kept; r filled), 0 when it is to run, -1 on an error (printed).
+ * 1 when j is done: its result says converted or kept and its output
+ * matches it (size; SHA-256 too when hash), r filled.  0 when it is to
+ * run; *redo then says whether a result said done over an output that
+ * does not match (said on stderr).  -1 on an error (printed).
  */
 static int
-job_done(const struct zd_repo_job *j, struct zd_repo_result *r)
+job_done(const struct zd_repo_job *j, bool hash, struct zd_repo_result *r,
+         bool *redo)
 {
 	struct zd_error err = ZD_ERROR_INIT;
-	char *out = output_path(j);
-	struct stat st;
+	char why[PATH_MAX + 128];
 	int rc;
 
-	if (out == NULL)
-		return -1;
+	*redo = false;
 	rc = zd_repo_result_load(j, r, &err);
-	if (rc < 0)
+	if (rc < 0) {
 		zd_msg_warn("%s: running the job again", err.msg);
-	if (rc > 0 && (r->verdict == ZD_REPO_FAILED ||
-	               stat(out, &st) < 0 || !S_ISREG(st.st_mode))) {
+		return 0;
+	}
+	if (rc == 0)
+		return 0;
+	if (r->verdict == ZD_REPO_FAILED) {
 		zd_repo_result_free(r);
-		rc = 0;
+		return 0;
 	}
-	free(out);
-	return rc > 0;
-}
-
-/* Cuts path at its last '/'; returns it. */
-static char *
-dirname_of(char *path)
-{
-	char *slash = strrchr(path, '/');
-
-	if (slash != NULL && slash != path)
-		*slash = '\0';
-	return path;
-}
-
-/* Copies the file in to a new file out (O_EXCL). */
-static int
-copy_file(const char *in, const char *out, char *why, size_t whysize)
-{
-	static char buf[1 << 16];
-	int ifd = open(in, O_RDONLY | O_CLOEXEC);
-	int ofd = ifd < 0 ? -1 :
-	          open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	int rc = -1;
-
-	if (ifd < 0 || ofd < 0) {
-		snprintf(why, whysize, "cannot open '%s': %s",
-		         ifd < 0 ? in : out, strerror(errno));
-		goto out;
+	rc = zd_repo_output_check(j, r, hash, why, sizeof(why), &err);
+	if (rc < 0) {
+		zd_msg_error("%s", err.msg);
+		zd_repo_result_free(r);
+		return -1;
 	}
-	for (;;) {
-		ssize_t n = read(ifd, buf, sizeof(buf));
-		struct zd_error err = ZD_ERROR_INIT;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(why, whysize, "cannot read '%s': %s", in,
-			         strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		if (zd_write_all(ofd, buf, (size_t)n, &err) < 0) {
-			snprintf(why, whysize, "'%s': %s", out, err.msg);
-			goto out;
-		}
+	if (rc == 0) {
+		zd_msg_warn("job %ju: %s: its output does not match its "
+		            "result: running it again", (uintmax_t)j->index,
+		            why);
+		zd_repo_result_free(r);
+		*redo = true;
 	}
-	rc = 0;
-out:
-	if (ofd >= 0 && close(ofd) < 0 && rc == 0) {
-		snprintf(why, whysize, "cannot write '%s': %s", out,
-		         strerror(errno));
-		rc = -1;
-	}
-	if (ifd >= 0)
-		close(ifd);
 	return rc;
 }
 
@@ -922,13 +790,12 @@ make_package(const struct zd_repo_job *j, const char *tmp, unsigned threads,
 	struct zd_deb deb = { .fd = -1 };
 	struct zd_comp_params cp = j->comp;
 	struct zd_dec_params dp;
-	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, NULL };
+	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, NULL, true };
 	struct zd_recompress_result rr;
-	char why[600];
 
 	if (j->action == ZD_REPO_KEEP) {
-		if (copy_file(j->input, tmp, why, sizeof(why)) < 0) {
-			fail(r, "convert", why);
+		if (zd_repo_copy_file(j->input, tmp, &err) < 0) {
+			fail(r, "convert", err.msg);
 			return -1;
 		}
 		r->verdict = ZD_REPO_KEPT;
@@ -960,42 +827,34 @@ make_package(const struct zd_repo_job *j, const char *tmp, unsigned threads,
  * W_FAILED (recorded), or W_ERROR (printed; nothing recorded).
  */
 static int
-run_job(const struct zd_repo_job *j, unsigned threads,
+run_job(const struct zd_repo_job *j, unsigned threads, bool redone,
         struct zd_repo_result *r)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	double t0 = now_s(), c0 = cpu_s();
-	char host[256] = "", sha[65], *tmp = NULL, *out = NULL, *dir;
-	const char *key_dir, *slash;
-	struct stat st;
+	char host[256] = "", sha[65], *tmp = NULL, *dir;
 	uint64_t size;
 	int rc = W_ERROR;
 
 	memset(r, 0, sizeof(*r));
 	gethostname(host, sizeof(host) - 1);
+	r->redone = redone;
 	r->index = j->index;
 	r->in_bytes = j->size;
 	r->host = strdup(host);
-	out = output_path(j);
-	if (out == NULL)
-		goto out;
-	/* tmp/KEY-NAME.HOST.PID: the output's key directory and name */
-	slash = strrchr(j->output, '/');
-	key_dir = slash - 1;
-	while (key_dir > j->output && key_dir[-1] != '/')
-		key_dir--;
 	dir = zd_repo_state_path(j->dst, "tmp");
-	if (dir == NULL || zd_repo_mkdirs(dir) < 0 ||
-	    asprintf(&tmp, "%s/%.*s-%s.%s.%ld", dir,
-	             (int)(slash - key_dir), key_dir, slash + 1, host,
-	             (long)getpid()) < 0) {
+	if (mkdirs(dir) < 0) {
 		free(dir);
-		tmp = NULL;
 		goto out;
 	}
 	free(dir);
+	tmp = zd_repo_tmp_path(j, host, (long)getpid());
+	if (tmp == NULL) {
+		zd_msg_error("out of memory");
+		goto out;
+	}
 	dir = zd_repo_state_path(j->dst, "results");
-	if (dir == NULL || zd_repo_mkdirs(dir) < 0) {
+	if (dir == NULL || mkdirs(dir) < 0) {
 		free(dir);
 		goto out;
 	}
@@ -1015,18 +874,8 @@ run_job(const struct zd_repo_job *j, unsigned threads,
 
 		if (v != ZD_EXIT_OK) {
 			fail(r, "verify", zd_msg_last());
-		} else if ((dir = strdup(out)) == NULL ||
-		           zd_repo_mkdirs(dirname_of(dir)) < 0 ||
-		           stat(tmp, &st) < 0 || rename(tmp, out) < 0) {
-			char why[PATH_MAX + 64];
-
-			snprintf(why, sizeof(why), "cannot rename to '%s': %s",
-			         out, strerror(errno));
-			fail(r, "publish", why);
-			free(dir);
-		} else {
-			free(dir);
-			r->out_bytes = (uint64_t)st.st_size;
+		} else if (zd_repo_publish(j, tmp, r, &err) < 0) {
+			fail(r, "publish", err.msg);
 		}
 	}
 	if (r->verdict == ZD_REPO_FAILED)
@@ -1040,7 +889,6 @@ run_job(const struct zd_repo_job *j, unsigned threads,
 	rc = r->verdict == ZD_REPO_FAILED ? W_FAILED : W_DONE;
 out:
 	free(tmp);
-	free(out);
 	return rc;
 }
 
@@ -1056,11 +904,15 @@ print_result(const struct zd_repo_job *j, const struct zd_repo_result *r)
 
 struct tally {
 	size_t converted, kept, skipped, failed;
+	size_t redone;	/* of converted and kept: the output there did
+			 * not match its result */
 };
 
 static void
 count(struct tally *t, const struct zd_repo_result *r)
 {
+	if (!r->skipped && r->verdict != ZD_REPO_FAILED && r->redone)
+		t->redone++;
 	if (r->skipped)
 		t->skipped++;
 	else if (r->verdict == ZD_REPO_CONVERTED)
@@ -1071,19 +923,85 @@ count(struct tally *t, const struct zd_repo_result *r)
 		t->failed++;
 }
 
+/* Is pid a process here that has not ended (a zombie has)? */
+static bool
+pid_alive(pid_t pid)
+{
+	char path[64], buf[256], *rp;
+	FILE *f;
+	size_t n;
+
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return true;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* "PID (COMM) STATE ...": COMM may hold ')' */
+	rp = strrchr(buf, ')');
+	return rp == NULL || rp[1] != ' ' ||
+	       (rp[2] != 'Z' && rp[2] != 'X');
+}
+
+/*
+ * Removes from DST/.zdeb-repo/tmp/ what runs on this host killed before
+ * they finished left: "KEY-NAME@HOST.PID" (zd_repo_tmp_path) and its
+ * ".zdeb-XXXXXX" temporaries, whose PID is no process here.  Other hosts'
+ * files are left to their own reruns and to finish.  And from results/
+ * the temporaries of results no process holds (zd_outfile_clean_dir).
+ */
+static void
+clean_tmp(const struct zd_repo_job *j)
+{
+	char *dir = zd_repo_state_path(j->dst, "tmp");
+	char host[256] = "";
+	DIR *d = dir != NULL ? opendir(dir) : NULL;
+	struct dirent *de;
+	size_t n = 0;
+
+	gethostname(host, sizeof(host) - 1);
+	while (d != NULL && (de = readdir(d)) != NULL) {
+		long pid;
+
+		if (!zd_repo_tmp_owner(de->d_name, host, &pid))
+			continue;
+		if (pid_alive((pid_t)pid))
+			continue;
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+			n++;
+	}
+	if (d != NULL)
+		closedir(d);
+	if (n > 0)
+		zd_msg_info("removed %zu temporary files of killed runs from "
+		            "'%s'", n, dir);
+	free(dir);
+	/* results being saved by a killed run (no lock held) */
+	dir = zd_repo_state_path(j->dst, "results");
+	if (dir != NULL && (n = zd_outfile_clean_dir(dir)) > 0)
+		zd_msg_info("removed %zu temporary files of killed runs from "
+		            "'%s'", n, dir);
+	free(dir);
+}
+
 /* Runs or skips j in this process; prints its result line. */
 static int
-run_here(const struct zd_repo_job *j, unsigned threads, struct tally *t)
+run_here(const struct zd_repo_job *j, unsigned threads, bool hash,
+         struct tally *t)
 {
 	struct zd_repo_result r;
-	int rc = job_done(j, &r);
+	bool redo;
+	int rc = job_done(j, hash, &r, &redo);
 
 	if (rc < 0)
 		return W_ERROR;
 	if (rc > 0) {
 		r.skipped = true;
 	} else {
-		rc = run_job(j, threads, &r);
+		rc = run_job(j, threads, redo, &r);
 		if (rc == W_ERROR) {
 			zd_repo_result_free(&r);
 			return rc;
@@ -1148,7 +1066,7 @@ wait_status(int ws)
 /* Every job on a pool of n forked workers. */
 static int
 run_pool(const struct zd_repo_jobs *jobs, unsigned n, unsigned threads,
-         struct tally *t)
+         bool hash, struct tally *t)
 {
 	struct worker *w = calloc(n, sizeof(*w));
 	size_t next = 0, busy = 0;
@@ -1163,7 +1081,8 @@ run_pool(const struct zd_repo_jobs *jobs, unsigned n, unsigned threads,
 		while (busy < n && next < jobs->n) {
 			const struct zd_repo_job *j = &jobs->v[next];
 			struct zd_repo_result r;
-			int done = job_done(j, &r);
+			bool redo;
+			int done = job_done(j, hash, &r, &redo);
 			size_t slot;
 			pid_t pid;
 
@@ -1191,7 +1110,7 @@ run_pool(const struct zd_repo_jobs *jobs, unsigned n, unsigned threads,
 			}
 			if (pid == 0) {
 				struct zd_repo_result cr;
-				int c = run_job(j, threads, &cr);
+				int c = run_job(j, threads, redo, &cr);
 
 				zd_repo_result_free(&cr);
 				fflush(NULL);
@@ -1234,19 +1153,21 @@ static const struct option run_longopts[] = {
 	{ "index", required_argument, NULL, ZD_OPT_INDEX },
 	{ "jobs", required_argument, NULL, ZD_OPT_JOBS },
 	{ "threads", required_argument, NULL, 'T' },
+	{ "verify-hash", no_argument, NULL, ZD_OPT_VERIFY_HASH },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-int
-zd_repo_run(int argc, char **argv)
+static int
+repo_run(int argc, char **argv)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_repo_jobs jobs;
-	struct tally t = { 0, 0, 0, 0 };
+	struct tally t = { 0, 0, 0, 0, 0 };
 	long long index = -1, workers = 0;
 	unsigned threads = 0;
+	bool hash = false;
 	int opt, rc;
 
 	optind = 1;
@@ -1268,8 +1189,9 @@ zd_repo_run(int argc, char **argv)
 			if (zd_cli_parse_threads("repo", optarg, &threads) < 0)
 				return ZD_EXIT_ERROR;
 			break;
+		case ZD_OPT_VERIFY_HASH: hash = true; break;
 		case 'v': zd_verbose++; break;
-		case 'h': fputs(zd_repo_usage, stdout); return ZD_EXIT_OK;
+		case 'h': fputs(usage_text, stdout); return ZD_EXIT_OK;
 		default:
 			return zd_msg_usage("repo", "unknown option '%s'",
 			                    argv[optind - 1]);
@@ -1280,8 +1202,10 @@ zd_repo_run(int argc, char **argv)
 	if (index >= 0 && workers > 0)
 		return zd_msg_usage("repo", "run: --index and --jobs exclude "
 		                    "each other");
-	if (zd_repo_jobs_load(argv[optind], &jobs) < 0)
+	if (zd_repo_jobs_load(argv[optind], &jobs, &err) < 0) {
+		zd_msg_error("%s", err.msg);
 		return ZD_EXIT_ERROR;
+	}
 	if (index >= 0) {
 		if ((uint64_t)index >= jobs.n) {
 			zd_msg_error("index %lld out of range: '%s' has %zu "
@@ -1290,18 +1214,22 @@ zd_repo_run(int argc, char **argv)
 			zd_repo_jobs_free(&jobs);
 			return ZD_EXIT_ERROR;
 		}
+		clean_tmp(&jobs.v[index]);
 		rc = run_here(&jobs.v[index], threads ? threads :
-		              zd_cli_ncpus(), &t);
+		              zd_cli_ncpus(), hash, &t);
 	} else {
 		unsigned n = workers > 0 ? (unsigned)workers : zd_cli_ncpus();
 
 		if (threads == 0)
 			threads = zd_cli_ncpus() / n > 0 ?
 			          zd_cli_ncpus() / n : 1;
-		rc = run_pool(&jobs, n, threads, &t);
+		if (jobs.n > 0)
+			clean_tmp(&jobs.v[0]);
+		rc = run_pool(&jobs, n, threads, hash, &t);
 		zd_msg_info("%zu jobs: %zu converted, %zu kept, %zu done "
-		            "before, %zu failed", jobs.n, t.converted, t.kept,
-		            t.skipped, t.failed);
+		            "before, %zu redone (output did not match its "
+		            "result), %zu failed", jobs.n, t.converted, t.kept,
+		            t.skipped, t.redone, t.failed);
 	}
 	zd_repo_jobs_free(&jobs);
 	return rc == W_DONE ? ZD_EXIT_OK :
@@ -1316,15 +1244,15 @@ cmd_repo(int argc, char **argv)
 	if (sub == NULL)
 		return zd_msg_usage("repo", "expected plan, run or finish");
 	if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
-		fputs(zd_repo_usage, stdout);
+		fputs(usage_text, stdout);
 		return ZD_EXIT_OK;
 	}
 	if (strcmp(sub, "plan") == 0)
-		return zd_repo_plan(argc - 1, argv + 1);
+		return repo_plan(argc - 1, argv + 1);
 	if (strcmp(sub, "run") == 0)
-		return zd_repo_run(argc - 1, argv + 1);
+		return repo_run(argc - 1, argv + 1);
 	if (strcmp(sub, "finish") == 0)
-		return zd_repo_finish(argc - 1, argv + 1);
+		return cmd_repo_finish(argc - 1, argv + 1);
 	return zd_msg_usage("repo", "unknown subcommand '%s' (plan, run, "
 	                    "finish)", sub);
 }

@@ -21,6 +21,8 @@ int cmd_verify(int argc, char **argv);
 int cmd_recompress(int argc, char **argv);
 int cmd_integrate(int argc, char **argv);
 int cmd_repo(int argc, char **argv);
+/* "zdeb repo finish" (argv[0] "finish"), which cmd_repo dispatches to. */
+int cmd_repo_finish(int argc, char **argv);
 /* The dpkg-deb compatible front end (argv[0] is the program name). */
 int cmd_dpkg_deb(int argc, char **argv);
 
@@ -77,6 +79,8 @@ enum {
 	ZD_OPT_PERF_SAMPLE,
 	ZD_OPT_PERF_RUNS,
 	ZD_OPT_CONTROL_LAYOUT,
+	ZD_OPT_VERIFY_HASH,
+	ZD_OPT_PROJECT,
 };
 
 /* getopt_long entries of the compression options, shared by build and

@@ -77,8 +77,15 @@ main(int argc, char **argv)
 		zd_progname = "dpkg-deb";
 		return cmd_dpkg_deb(argc, argv);
 	}
+	/*
+	 * Native commands: a file size limit (ulimit -f) is an error to
+	 * report (EFBIG) and clean up after, not a signal that kills us
+	 * with a temporary left; dpkg-deb mode keeps dpkg-deb's default.
+	 */
 	if (argc < 2)
 		return zd_msg_usage(NULL, "no command given");
+	if (strcmp(argv[1], "dpkg-deb") != 0)
+		signal(SIGXFSZ, SIG_IGN);
 	name = argv[1];
 	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
 		usage(stdout);

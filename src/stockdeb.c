@@ -129,7 +129,7 @@ zd_stockdeb_read(const char *prog, const char *action, const char *deb,
                  struct zd_stockdeb_out *out)
 {
 	static const struct zd_spawn_opts o = {
-		ZD_SPAWN_NULL, ZD_SPAWN_PIPE, ZD_SPAWN_INHERIT
+		ZD_SPAWN_NULL, ZD_SPAWN_PIPE, ZD_SPAWN_INHERIT, -1
 	};
 	char *argv[] = { (char *)prog, (char *)action, (char *)"--",
 	                 (char *)deb, NULL };

@@ -66,12 +66,12 @@ expect_status 0 "$ZDEB" repo run --jobs 2 "$J"
 	[ "$(grep -c '"skipped": false' "$T/stdout")" -eq $((8 - done1)) ] ||
 	fail "rerun: $(cat "$T/stdout")"
 [ "$(check_dst "$J")" -eq 8 ] || fail "not every output after the rerun"
+[ "$left" -eq 0 ] || grep -q "removed $left temporary files of killed runs" "$T/stderr" ||
+	fail "rerun: $(cat "$T/stderr")"
+[ -z "$(ls -A "$D/.zdeb-repo/tmp")" ] || fail "tmp left: $(ls "$D/.zdeb-repo/tmp")"
 expect_status 0 "$ZDEB" repo finish --perf-sample 0 "$D"
 grep -q '^packages: 8: 8 converted' "$T/stdout" || fail "finish: $(cat "$T/stdout")"
-[ "$left" -eq 0 ] || grep -q "^removed $left temporary files" "$T/stdout" ||
-	fail "finish: $(cat "$T/stdout")"
-[ -z "$(ls -A "$D/.zdeb-repo/tmp")" ] || fail "tmp left: $(ls "$D/.zdeb-repo/tmp")"
-ok "the rerun does only the $((8 - done1)) missing jobs; finish clears what the kill left in tmp/"
+ok "the rerun does only the $((8 - done1)) missing jobs and clears what the kill left in tmp/"
 
 # Several processes on one DST at once.
 D2=$T/dst2

@@ -11,7 +11,9 @@
 # integrated as dpkg-deb, one with the stock dpkg-deb (which reads the
 # indexed layout).  In both, apt-get update && apt-get install of the
 # tools must succeed, dpkg --verify must be clean and the tools must run.
-# The report is printed (README quotes it); ZDEB_REPO_KEEP=DIR keeps it
+# Before that, issue 25's scenario: an output cut to zero bytes and one
+# deleted make finish fail naming both, the rerun redoes them, and the
+# final indexes match every file.  The report is printed (README quotes it); ZDEB_REPO_KEEP=DIR keeps it
 # with the job list and results.
 #
 # Run by "make check-slow": needs root, debootstrap and the mirror;
@@ -83,6 +85,47 @@ fi
 grep -q "^packages: $npkgs: $npkgs converted (zstd -19 indexed), 0 kept, 0 failed, 0 not run" "$T/stdout" ||
 	fail "report: $(cat "$T/stdout")"
 ok "repo plan, run --jobs 2, finish --sign: $npkgs converted, none failed"
+
+# Issue 25's scenario on real packages: the two smallest outputs, one cut
+# to zero bytes (what a power loss can leave), one deleted.  finish names
+# both and changes no index; the rerun redoes just those two; finish then
+# lists every package with its file's Size and SHA256 (the installs below
+# use this repository).
+set -- $(python3 - "$D/.zdeb-repo/jobs.jsonl" <<'PY'
+import json, os, sys
+js = [json.loads(l) for l in open(sys.argv[1])]
+js.sort(key=lambda j: os.path.getsize(os.path.join(j["dst"], j["output"])))
+for j in js[:2]:
+    print(j["package"], os.path.join(j["dst"], j["output"]))
+PY
+)
+cut_pkg=$1 cut_out=$2 del_pkg=$3 del_out=$4
+sums() { (cd "$D/dists" && find . -type f | sort | xargs sha256sum); }
+sums >"$T/dists.before"
+: >"$cut_out"
+rm "$del_out"
+expect_status 1 "$ZDEB" repo finish --perf-sample 0 "$D"
+expect_stderr "$cut_pkg: output does not match its result: '$cut_out': 0 bytes"
+expect_stderr "$del_pkg: output does not match its result: '$del_out': missing"
+sums | cmp -s - "$T/dists.before" || fail "finish changed the indexes"
+expect_status 0 "$ZDEB" repo run --jobs 2 "$D/.zdeb-repo/jobs.jsonl"
+expect_stderr "$npkgs jobs: 2 converted, 0 kept, $((npkgs - 2)) done before, 2 redone (output did not match its result), 0 failed"
+expect_status 0 "$ZDEB" repo finish --sign "$key" --perf-sample 0 "$D"
+python3 - "$D" "$npkgs" <<'PY' || fail "an index stanza does not match its file"
+import glob, hashlib, os, sys
+d, want = sys.argv[1], int(sys.argv[2])
+names = set()
+for idx in glob.glob(os.path.join(d, "dists/*/*/binary-*/Packages")):
+    for st in open(idx).read().strip().split("\n\n"):
+        f = dict(l.split(": ", 1) for l in st.split("\n")
+                 if ": " in l and not l.startswith(" "))
+        b = open(os.path.join(d, f["Filename"]), "rb").read()
+        assert int(f["Size"]) == len(b), (f["Filename"], f["Size"], len(b))
+        assert f["SHA256"] == hashlib.sha256(b).hexdigest(), f["Filename"]
+        names.add(f["Filename"])
+assert len(names) == want, (len(names), want)
+PY
+ok "$cut_pkg cut to zero bytes, $del_pkg deleted: finish exits 1 naming both, indexes kept; the rerun redoes the two; finish indexes all $npkgs, each stanza's Size and SHA256 its file's"
 
 # install_from_repo ROOT WHAT: the repository as ROOT's only apt source,
 # then apt-get update && apt-get install of the tools.

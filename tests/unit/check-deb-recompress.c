@@ -47,7 +47,7 @@ recompress(const char *name, enum zd_comp_type type, int level,
 		.layout = ZD_LAYOUT_INDEXED,
 	};
 	struct zd_dec_params dp = { .threads = threads };
-	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, NULL };
+	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, NULL, false };
 	struct zd_deb deb = { .fd = -1 };
 	int rc;
 
@@ -133,7 +133,7 @@ START_TEST(test_deb_recompress_control_one_frame)
 		.layout = ZD_LAYOUT_FRAMES, .segment_size = 4096,
 	};
 	struct zd_dec_params dp = { .threads = 2 };
-	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, NULL };
+	struct zd_recompress_opts o = { &cp, &dp, NULL, NULL, NULL, false };
 	struct zd_deb deb = { .fd = -1 };
 
 	make_deb();

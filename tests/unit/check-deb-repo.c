@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/deb-repo.h"
 #include "tests/unit/testutil.h"
@@ -243,6 +244,273 @@ START_TEST(test_repo_result_save_load)
 }
 END_TEST
 
+/* A result says converted with the output's size and SHA-256: the check
+ * finds a zero-length file, a missing one, a same-size change (with the
+ * hash only), and a result without a hash. */
+START_TEST(test_repo_output_check)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_repo_job j;
+	struct zd_repo_result r, s;
+	char why[512], *out;
+	uint64_t size;
+
+	job_init(&j, "pool/main/a/a.deb");
+	ck_assert_zd_ok(zd_repo_set_output(&j, zd_test_tmpdir,
+	                                   "pool/main/a/a.deb", &err), &err);
+	ck_assert_int_ge(asprintf(&out, "%s/%s", j.dst, j.output), 0);
+	ck_assert_int_eq(zd_test_sh("mkdir -p \"$(dirname '%s')\" "
+	                            "'%s/.zdeb-repo/results' && "
+	                            "seq 1 1000 >'%s'", out, zd_test_tmpdir,
+	                            out), 0);
+	memset(&r, 0, sizeof(r));
+	r.verdict = ZD_REPO_CONVERTED;
+	r.redone = true;
+	ck_assert_zd_ok(zd_repo_sha256_file(out, r.out_sha256, &size, &err),
+	                &err);
+	r.out_bytes = size;
+	ck_assert_int_eq(zd_repo_output_check(&j, &r, true, why, sizeof(why),
+	                                      &err), 1);
+	/* saved and loaded, the hash and redone come back */
+	ck_assert_zd_ok(zd_repo_result_save(&j, &r, &err), &err);
+	ck_assert_int_eq(zd_repo_result_load(&j, &s, &err), 1);
+	ck_assert_str_eq(s.out_sha256, r.out_sha256);
+	ck_assert(s.redone);
+	zd_repo_result_free(&s);
+	/* same size, one byte changed: only the hash sees it */
+	ck_assert_int_eq(zd_test_sh("printf X | dd of='%s' bs=1 seek=5 "
+	                            "conv=notrunc 2>/dev/null", out), 0);
+	ck_assert_int_eq(zd_repo_output_check(&j, &r, false, why, sizeof(why),
+	                                      &err), 1);
+	ck_assert_int_eq(zd_repo_output_check(&j, &r, true, why, sizeof(why),
+	                                      &err), 0);
+	ck_assert_ptr_nonnull(strstr(why, "SHA-256"));
+	/* zero bytes */
+	ck_assert_int_eq(zd_test_sh(": >'%s'", out), 0);
+	ck_assert_int_eq(zd_repo_output_check(&j, &r, false, why, sizeof(why),
+	                                      &err), 0);
+	ck_assert_msg(strstr(why, "0 bytes, its result says") != NULL, "%s",
+	              why);
+	/* missing */
+	ck_assert_int_eq(unlink(out), 0);
+	ck_assert_int_eq(zd_repo_output_check(&j, &r, false, why, sizeof(why),
+	                                      &err), 0);
+	ck_assert_ptr_nonnull(strstr(why, "missing"));
+	/* a result of before hashes were kept matches by size only */
+	ck_assert_int_eq(zd_test_sh("seq 1 1000 >'%s'", out), 0);
+	r.out_sha256[0] = '\0';
+	ck_assert_int_eq(zd_repo_output_check(&j, &r, false, why, sizeof(why),
+	                                      &err), 1);
+	ck_assert_int_eq(zd_repo_output_check(&j, &r, true, why, sizeof(why),
+	                                      &err), 0);
+	ck_assert_ptr_nonnull(strstr(why, "no SHA-256"));
+	free(out);
+	zd_repo_job_free(&j);
+}
+END_TEST
+
+/* The tmp/ name of a job, and whose it is: this host's with its PID, a
+ * writer's temporary of one too; another host's, or no such name, not. */
+START_TEST(test_repo_tmp_names)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_repo_job j;
+	char *p, *want;
+	long pid = 0;
+
+	job_init(&j, "pool/main/h/hello/hello_1_all.deb");
+	ck_assert_zd_ok(zd_repo_set_output(&j, "/dst",
+	                                   "pool/main/h/hello/hello_1_all.deb",
+	                                   &err), &err);
+	p = zd_repo_tmp_path(&j, "node1.example", 4242);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_ge(asprintf(&want, "/dst/.zdeb-repo/tmp/%.16s-"
+	                          "hello_1_all.deb@node1.example.4242",
+	                          strrchr(j.output, '/') - 16), 0);
+	ck_assert_str_eq(p, want);
+	ck_assert(zd_repo_tmp_owner(strrchr(p, '/') + 1, "node1.example",
+	                            &pid));
+	ck_assert_int_eq(pid, 4242);
+	pid = 0;
+	ck_assert(zd_repo_tmp_owner("k-a@b.deb@node1.example.77.zdeb-AbC123",
+	                            "node1.example", &pid));
+	ck_assert_int_eq(pid, 77);
+	ck_assert(!zd_repo_tmp_owner("k-a.deb@node1.example.77", "example",
+	                             &pid));
+	ck_assert(!zd_repo_tmp_owner("k-a.deb@node2.77", "node1", &pid));
+	ck_assert(!zd_repo_tmp_owner("k-a.deb@node1.x77", "node1", &pid));
+	ck_assert(!zd_repo_tmp_owner("k-a.deb.node1.77", "node1", &pid));
+	ck_assert(!zd_repo_tmp_owner("k-a.deb@node1.-1", "node1", &pid));
+	free(want);
+	free(p);
+	zd_repo_job_free(&j);
+}
+END_TEST
+
+/* Publishing: the size and hash recorded, the output renamed into its
+ * directory (made), the temporary gone; a missing one fails with the
+ * hash cleared. */
+START_TEST(test_repo_publish)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_repo_job j;
+	struct zd_repo_result r;
+	char *tmp, *out, hex[65];
+	uint64_t size;
+
+	job_init(&j, "pool/main/a/a.deb");
+	ck_assert_zd_ok(zd_repo_set_output(&j, zd_test_tmpdir,
+	                                   "pool/main/a/a.deb", &err), &err);
+	tmp = zd_repo_tmp_path(&j, "h", 1);
+	ck_assert_int_ge(asprintf(&out, "%s/%s", j.dst, j.output), 0);
+	ck_assert_int_eq(zd_test_sh("mkdir -p '%s/.zdeb-repo/tmp' && "
+	                            "seq 1 500 >'%s.src'", zd_test_tmpdir,
+	                            tmp), 0);
+	free(j.input);
+	ck_assert_int_ge(asprintf(&j.input, "%s.src", tmp), 0);
+	ck_assert_zd_ok(zd_repo_copy_file(j.input, tmp, &err), &err);
+	memset(&r, 0, sizeof(r));
+	ck_assert_zd_ok(zd_repo_publish(&j, tmp, &r, &err), &err);
+	ck_assert_int_ne(access(tmp, F_OK), 0);
+	ck_assert_zd_ok(zd_repo_sha256_file(out, hex, &size, &err), &err);
+	ck_assert_str_eq(r.out_sha256, hex);
+	ck_assert_uint_eq(r.out_bytes, size);
+	ck_assert_uint_eq(size, 1892);
+	memset(&r, 0, sizeof(r));
+	ck_assert_int_eq(zd_repo_publish(&j, tmp, &r, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_IO);
+	ck_assert_str_eq(r.out_sha256, "");
+	ck_assert_int_eq(zd_repo_copy_file("/nonexistent/x", tmp, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "cannot open"));
+	free(tmp);
+	free(out);
+	zd_repo_job_free(&j);
+}
+END_TEST
+
+/* The job list read whole; a line out of order or broken is named. */
+START_TEST(test_repo_jobs_load)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_repo_jobs jobs;
+	struct zd_repo_job j;
+	FILE *f;
+
+	for (int i = 0; i < 2; i++) {
+		f = fopen(zd_test_path("jobs.jsonl"), i ? "a" : "w");
+		ck_assert_ptr_nonnull(f);
+		job_init(&j, "a.deb");
+		j.index = (uint64_t)i;
+		ck_assert_zd_ok(zd_repo_set_output(&j, "/dst", "a.deb", &err),
+		                &err);
+		ck_assert_zd_ok(zd_repo_job_write(&j, f, &err), &err);
+		zd_repo_job_free(&j);
+		fclose(f);
+	}
+	ck_assert_zd_ok(zd_repo_jobs_load(zd_test_path("jobs.jsonl"), &jobs,
+	                                  &err), &err);
+	ck_assert_uint_eq(jobs.n, 2);
+	ck_assert_uint_eq(jobs.v[1].index, 1);
+	zd_repo_jobs_free(&jobs);
+	ck_assert_int_eq(zd_test_sh("sed -n 2p '%s' >'%s'",
+	                            zd_test_path("jobs.jsonl"),
+	                            zd_test_path("j2")), 0);
+	ck_assert_int_eq(zd_repo_jobs_load(zd_test_path("j2"), &jobs, &err),
+	                 -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "line 1: index 1, not 0"));
+	ck_assert_int_eq(zd_test_sh("echo '{' >>'%s'",
+	                            zd_test_path("jobs.jsonl")), 0);
+	ck_assert_int_eq(zd_repo_jobs_load(zd_test_path("jobs.jsonl"), &jobs,
+	                                   &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "line 3"));
+	ck_assert_int_eq(zd_repo_jobs_load(zd_test_path("none"), &jobs, &err),
+	                 -1);
+	ck_assert_int_eq(err.code, ZD_E_IO);
+}
+END_TEST
+
+static void
+count_say(void *ctx, const char *msg)
+{
+	(void)msg;
+	(*(int *)ctx)++;
+}
+
+/* A Packages index against the outputs it must list: a match, a wrong
+ * Size, a wrong SHA256, one listed twice, one not listed, a stranger. */
+START_TEST(test_repo_index_check)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	static const char h1[] = "1111111111111111111111111111111111111111"
+	                         "111111111111111111111111";
+	static const char h2[] = "2222222222222222222222222222222222222222"
+	                         "222222222222222222222222";
+	struct zd_repo_indexed want[2] = {
+		{ "pool/b.deb", 20, h2, false },
+		{ "pool/a.deb", 10, h1, false },
+	};
+	int said = 0;
+
+	ck_assert_int_eq(zd_test_sh(
+		"printf 'Package: a\nFilename: pool/a.deb\nSize: 10\nSHA256: "
+		"%s\n\nPackage: b\nFilename: pool/b.deb\nSize: 20\nSHA256: "
+		"%s\n' >'%s'", h1, h2, zd_test_path("Packages")), 0);
+	ck_assert_int_eq(zd_repo_index_check(zd_test_path("Packages"), want, 2,
+	                                     count_say, &said, &err), 0);
+	ck_assert_int_eq(said, 0);
+	ck_assert(want[0].seen && want[1].seen);
+	/* b's Size and a's SHA256 wrong */
+	ck_assert_int_eq(zd_test_sh(
+		"printf 'Filename: pool/a.deb\nSize: 10\nSHA256: %s\n\n"
+		"Filename: pool/b.deb\nSize: 0\nSHA256: %s\n' >'%s'", h2, h2,
+		zd_test_path("Packages")), 0);
+	ck_assert_int_eq(zd_repo_index_check(zd_test_path("Packages"), want, 2,
+	                                     count_say, &said, &err), 2);
+	ck_assert_int_eq(said, 2);
+	/* a twice, b missing, c a stranger */
+	ck_assert_int_eq(zd_test_sh(
+		"printf 'Filename: pool/a.deb\nSize: 10\nSHA256: %s\n\n"
+		"Filename: pool/a.deb\nSize: 10\nSHA256: %s\n\n"
+		"Filename: pool/c.deb\nSize: 1\nSHA256: %s\n' >'%s'", h1, h1,
+		h1, zd_test_path("Packages")), 0);
+	ck_assert_int_eq(zd_repo_index_check(zd_test_path("Packages"), want, 2,
+	                                     NULL, NULL, &err), 3);
+	ck_assert_int_eq(zd_repo_index_check(zd_test_path("none"), want, 2,
+	                                     NULL, NULL, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_IO);
+}
+END_TEST
+
+/* An archive for a projection: a Packages index, a size, neither; and
+ * the hours on k workers. */
+START_TEST(test_repo_archive_project)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_repo_archive a;
+
+	ck_assert_int_eq(zd_test_sh(
+		"printf 'Package: a\nSize: 1000\nInstalled-Size: 10\n\n"
+		"Package: b\nSize: 500\nInstalled-Size: 4\n' | xz "
+		">'%s'", zd_test_path("Packages.xz")), 0);
+	ck_assert_zd_ok(zd_repo_archive_read(zd_test_path("Packages.xz"), &a,
+	                                     &err), &err);
+	ck_assert_uint_eq(a.packages, 2);
+	ck_assert_uint_eq(a.deb_bytes, 1500);
+	ck_assert_uint_eq(a.tar_bytes, 14 * 1024);
+	ck_assert_zd_ok(zd_repo_archive_read("2G", &a, &err), &err);
+	ck_assert_uint_eq(a.packages, 0);
+	ck_assert_uint_eq(a.deb_bytes, 2ULL << 30);
+	ck_assert_int_eq(zd_repo_archive_read("no-such-file", &a, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_USAGE);
+	/* 36 GB of tar at 10 MB per CPU-second: 1 h on 1, 1/16 h on 16 */
+	ck_assert(zd_repo_project_hours(36000000000ULL, 1e7, 1) == 1.0);
+	ck_assert(zd_repo_project_hours(36000000000ULL, 1e7, 16) == 1.0 / 16);
+	ck_assert(zd_repo_project_hours(36000000000ULL, 1e7, 256) ==
+	          1.0 / 256);
+}
+END_TEST
+
 struct seen {
 	char names[8][32];
 	int n;
@@ -351,6 +619,12 @@ deb_repo_suite(void)
 	tcase_add_test(core, test_repo_result_save_load);
 	tcase_add_test(core, test_repo_packages_read);
 	tcase_add_test(core, test_repo_decide);
+	tcase_add_test(core, test_repo_output_check);
+	tcase_add_test(core, test_repo_jobs_load);
+	tcase_add_test(core, test_repo_tmp_names);
+	tcase_add_test(core, test_repo_publish);
+	tcase_add_test(core, test_repo_index_check);
+	tcase_add_test(core, test_repo_archive_project);
 	tcase_add_loop_test(malformed, test_repo_job_malformed, 0,
 	                    (int)(sizeof(bad_jobs) / sizeof(bad_jobs[0])));
 	return s;

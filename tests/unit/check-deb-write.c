@@ -72,7 +72,7 @@ START_TEST(test_debout_members)
 	mode_t old = umask(022);
 
 	ck_assert_int_eq(zd_test_sh("mkdir '%s/o'", zd_test_tmpdir), 0);
-	ck_assert_zd_ok(zd_debout_open(&d, out, 1700000000, &err), &err);
+	ck_assert_zd_ok(zd_debout_open(&d, out, 1700000000, true, &err), &err);
 	/* nothing at the output path until commit */
 	ck_assert_int_ne(access(out, F_OK), 0);
 	finish_reference(&d);
@@ -102,7 +102,7 @@ check_end_refused(const char *bytes, uint64_t skip, uint64_t size,
 	struct zd_debout d;
 	uint64_t off;
 
-	ck_assert_zd_ok(zd_debout_open(&d, zd_test_path("x.deb"), 0, &err),
+	ck_assert_zd_ok(zd_debout_open(&d, zd_test_path("x.deb"), 0, false, &err),
 	                &err);
 	off = put_member(&d, bytes);
 	ck_assert_int_eq(zd_debout_end(&d, "data.tar", off + skip, size, &err),
@@ -143,7 +143,7 @@ START_TEST(test_debout_fifo_written_into)
 	                            "{ cat fifo >got.deb & }", zd_test_tmpdir),
 	                 0);
 	ck_assert_int_eq(setenv("TMPDIR", zd_test_path("t"), 1), 0);
-	ck_assert_zd_ok(zd_debout_open(&d, fifo, 1700000000, &err), &err);
+	ck_assert_zd_ok(zd_debout_open(&d, fifo, 1700000000, false, &err), &err);
 	finish_reference(&d);
 	zd_debout_abort(&d);
 	unsetenv("TMPDIR");
@@ -169,7 +169,7 @@ START_TEST(test_debout_open_fails)
 	struct zd_debout d;
 
 	ck_assert_int_eq(zd_debout_open(&d, zd_test_path("no/such/dir/x.deb"),
-	                                0, &err), -1);
+	                                0, true, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "no/such/dir/x.deb"));
 	zd_debout_abort(&d);

@@ -239,6 +239,80 @@ START_TEST(test_sink_give)
 }
 END_TEST
 
+/* Durable output: the temporary beside the target, committed over an
+ * old file, or aborted with the old file kept; a temporary a writer
+ * holds is never cleaned, one nobody holds is. */
+START_TEST(test_outfile_commit_abort_clean)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_outfile a = ZD_OUTFILE_INIT, b = ZD_OUTFILE_INIT;
+	const char *target = zd_test_path("out.deb");
+	char *text;
+
+	zd_test_write_file(target, "old", 3);
+	ck_assert_zd_ok(zd_outfile_open(&a, target, 0644, &err), &err);
+	ck_assert_int_eq(strncmp(a.tmp, target, strlen(target)), 0);
+	ck_assert_str_eq(a.tmp + strlen(target) + 6 + 6, "");
+	ck_assert_zd_ok(zd_write_all(a.fd, "new", 3, &err), &err);
+	/* a second writer of the same target leaves a's temporary */
+	ck_assert_zd_ok(zd_outfile_open(&b, target, 0644, &err), &err);
+	ck_assert_int_eq(access(a.tmp, F_OK), 0);
+	zd_outfile_abort(&b);
+	ck_assert_uint_eq(zd_outfile_clean(target), 0);
+	ck_assert_int_eq(access(a.tmp, F_OK), 0);
+	ck_assert_zd_ok(zd_outfile_commit(&a, target, true, &err), &err);
+	ck_assert_ptr_null(a.tmp);
+	zd_outfile_abort(&a);
+	text = zd_test_read_text(target);
+	ck_assert_str_eq(text, "new");
+	free(text);
+	/* aborted: the old file stays, no temporary */
+	ck_assert_zd_ok(zd_outfile_open(&a, target, 0644, &err), &err);
+	ck_assert_zd_ok(zd_write_all(a.fd, "partial", 7, &err), &err);
+	zd_outfile_abort(&a);
+	text = zd_test_read_text(target);
+	ck_assert_str_eq(text, "new");
+	free(text);
+	ck_assert_int_eq(zd_test_sh("test -z \"$(ls '%s' | grep zdeb-)\"",
+	                            zd_test_tmpdir), 0);
+	/* what a killed writer leaves (no lock held) goes; others stay */
+	ck_assert_int_eq(zd_test_sh("cd '%s' && : >out.deb.zdeb-AbC123 && "
+	                            ": >out.deb.zdeb-toolong1 && "
+	                            ": >other.deb.zdeb-AbC123",
+	                            zd_test_tmpdir), 0);
+	ck_assert_uint_eq(zd_outfile_clean(target), 1);
+	ck_assert_int_eq(zd_test_sh("cd '%s' && test ! -e out.deb.zdeb-AbC123 "
+	                            "&& test -e out.deb.zdeb-toolong1 && "
+	                            "test -e other.deb.zdeb-AbC123",
+	                            zd_test_tmpdir), 0);
+	/* every target's in a directory, but not one a writer holds */
+	ck_assert_zd_ok(zd_outfile_open(&a, target, 0644, &err), &err);
+	ck_assert_uint_eq(zd_outfile_clean_dir(zd_test_tmpdir), 1);
+	ck_assert_int_eq(access(a.tmp, F_OK), 0);
+	zd_outfile_abort(&a);
+	ck_assert_int_eq(zd_test_sh("cd '%s' && test ! -e "
+	                            "other.deb.zdeb-AbC123 && test -e "
+	                            "out.deb.zdeb-toolong1", zd_test_tmpdir),
+	                 0);
+}
+END_TEST
+
+START_TEST(test_outfile_open_fails)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_outfile o = ZD_OUTFILE_INIT;
+	const char *target = zd_test_path("no/such/dir/out.deb");
+
+	ck_assert_int_eq(zd_outfile_open(&o, target, 0644, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_IO);
+	ck_assert_ptr_nonnull(strstr(err.msg, "cannot create"));
+	ck_assert_ptr_null(o.tmp);
+	zd_outfile_abort(&o);
+	ck_assert_int_eq(zd_fsync_parent(target, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.msg, "cannot sync directory"));
+}
+END_TEST
+
 static Suite *
 fdio_suite(void)
 {
@@ -254,7 +328,9 @@ fdio_suite(void)
 	tcase_add_test(core, test_pipe_grow_not_a_pipe);
 	tcase_add_test(core, test_sink_fd_positional);
 	tcase_add_test(core, test_sink_give);
+	tcase_add_test(core, test_outfile_commit_abort_clean);
 	tcase_add_test(malformed, test_fd_move_past_end);
+	tcase_add_test(malformed, test_outfile_open_fails);
 	return s;
 }
 

@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include <check.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -33,7 +35,7 @@ END_TEST
 START_TEST(test_spawn_pipe_and_status)
 {
 	const struct zd_spawn_opts o = {
-		ZD_SPAWN_NULL, ZD_SPAWN_PIPE, ZD_SPAWN_NULL
+		ZD_SPAWN_NULL, ZD_SPAWN_PIPE, ZD_SPAWN_NULL, -1
 	};
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_spawn sp;
@@ -53,7 +55,7 @@ END_TEST
 START_TEST(test_spawn_not_runnable)
 {
 	const struct zd_spawn_opts o = {
-		ZD_SPAWN_NULL, ZD_SPAWN_NULL, ZD_SPAWN_NULL
+		ZD_SPAWN_NULL, ZD_SPAWN_NULL, ZD_SPAWN_NULL, -1
 	};
 	char *missing[] = { (char *)"zdeb-no-such-program-here", NULL };
 	char *path[] = { (char *)"/nonexistent/zdeb", NULL };
@@ -74,12 +76,39 @@ END_TEST
 START_TEST(test_spawn_pipe_refused)
 {
 	const struct zd_spawn_opts o = {
-		ZD_SPAWN_PIPE, ZD_SPAWN_NULL, ZD_SPAWN_NULL
+		ZD_SPAWN_PIPE, ZD_SPAWN_NULL, ZD_SPAWN_NULL, -1
 	};
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_spawn sp;
 
 	sh_c[2] = (char *)"true";
+	ck_assert_int_eq(zd_spawn_start(sh_c, &o, &sp, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_USAGE);
+}
+END_TEST
+
+/* stderr into a given fd (ZD_SPAWN_FD), stdout apart; refused for stdin
+ * and stdout. */
+START_TEST(test_spawn_stderr_fd)
+{
+	struct zd_spawn_opts o = {
+		ZD_SPAWN_NULL, ZD_SPAWN_NULL, ZD_SPAWN_FD, -1
+	};
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_spawn sp;
+	char *text;
+	int fd;
+
+	fd = open(zd_test_path("err"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	o.err_fd = fd;
+	sh_c[2] = (char *)"echo out; echo 'E: broken' >&2";
+	ck_assert_int_eq(zd_spawn_run(sh_c, &o, &err), 0);
+	close(fd);
+	text = zd_test_read_text(zd_test_path("err"));
+	ck_assert_str_eq(text, "E: broken\n");
+	free(text);
+	o.out = ZD_SPAWN_FD;
 	ck_assert_int_eq(zd_spawn_start(sh_c, &o, &sp, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_USAGE);
 }
@@ -94,6 +123,7 @@ spawn_suite(void)
 
 	tcase_add_test(core, test_spawn_capture);
 	tcase_add_test(core, test_spawn_pipe_and_status);
+	tcase_add_test(core, test_spawn_stderr_fd);
 	tcase_add_test(malformed, test_spawn_not_runnable);
 	tcase_add_test(malformed, test_spawn_pipe_refused);
 	return s;
