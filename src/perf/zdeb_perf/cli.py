@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""cli - zdeb-perf's command line: install and levels."""
+"""cli - zdeb-perf's command line: install, levels and model."""
 
 import argparse
 import signal
@@ -9,6 +9,7 @@ from . import common
 from .common import Interrupted, PerfError, split_list
 from .install import ALL_BACKENDS, ALL_MODES, ALL_VARIANTS, Install
 from .levels import levels_main
+from .model import add_parser as add_model_parser, model_main
 
 
 def parser():
@@ -80,6 +81,7 @@ def parser():
     lv.add_argument("--json")
     lv.add_argument("--plot")
     lv.add_argument("files", nargs="*", metavar="FILE")
+    add_model_parser(sub, split_list)
     return p
 
 
@@ -101,6 +103,10 @@ def main(argv):
             if a.runs < 1 or a.size <= 0:
                 raise PerfError("--runs and --size must be positive")
             return levels_main(a)
+        if a.cmd == "model":
+            if a.runs < 1:
+                raise PerfError("--runs must be at least 1")
+            return model_main(a)
         p.print_help(sys.stderr)
         return 2
     except PerfError as e:
