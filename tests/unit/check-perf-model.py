@@ -76,6 +76,19 @@ class Simulate(unittest.TestCase):
         self.assertAlmostEqual(simulate([4, 1], [MIB, MIB], 2,
                                         budget=0), 5.0, places=6)
 
+    def test_positional(self):
+        # a file written at offsets: each of 2 workers decodes (1 s) and
+        # writes (100 MB x 5 ns = 0.5 s) its own pieces: 4 pieces, 3 s;
+        # in order (a pipe) the head's worker writes while the other
+        # decodes on: the same CPU over 2 threads, but piece 3's write
+        # comes last, after its decode
+        s = Sink("file", INF, w=5e-9)
+        self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 2, s,
+                                        positional=True), 3.0, places=5)
+        # one thread: decode and write in turn either way
+        self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 1, s,
+                                        positional=True), 6.0, places=5)
+
     def test_contention(self):
         self.assertAlmostEqual(contention(1, 0.5), 1.0)
         self.assertAlmostEqual(contention(3, 0.5), 0.5)

@@ -48,7 +48,7 @@ def contention(k, alpha):
 
 
 def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
-             window=None, budget=MEM_BUDGET):
+             window=None, budget=MEM_BUDGET, positional=False):
     """Wall seconds to decode pieces of single-core decode times `times`
     (s) and decoded sizes `sizes` (bytes) on `threads` workers (default:
     cores) and `cores` CPUs into sink, as lib/zseg-decode.c does: piece i
@@ -59,7 +59,14 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     threads.  Rates are fluid between events: every runnable party gets
     the same share when threads or cores are oversubscribed (decoders one
     each, the writer w x rate, the reader c x rate).  One thread is one
-    streaming decoder writing as it goes, as decode_stream() is."""
+    streaming decoder writing as it goes, as decode_stream() is.
+
+    positional: the sink takes writes at offsets (a file, /dev/null:
+    zd_sink_fd_init's pwrite), so on two threads or more each worker
+    writes its own piece's bytes where they belong as it decodes them
+    (decode_pieces' "placed" path): a piece costs its worker its decode
+    plus its bytes' writing, and is done when its worker is; the window
+    still holds pieces until those before them are done."""
     n = len(times)
     if n != len(sizes):
         raise ValueError("times and sizes differ in length")
@@ -69,6 +76,9 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     if n == 0:
         return 0.0
     window = threads + 1 if window is None else window
+    if positional and threads > 1:
+        times = [t + u * sink.w for t, u in zip(times, sizes)]
+        sink = Sink(sink.name + " (placed)")
     prog = [0.0] * n            # decoded fraction
     wr = [0.0] * n              # bytes written
     running = []                # pieces being decoded
@@ -171,15 +181,17 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     return t
 
 
-def bound_of(times, sizes, cores, threads, sink, alpha):
+def bound_of(times, sizes, cores, threads, sink, alpha, positional=False):
     """(wall, what bounds it): the simulation, then the same without the
     sink's limits and without contention; the bound is what costs the
     most, or "segments" when neither does and the wall is over 1.1 x the
     total decode time over the threads (too few or unequal segments),
     else "cores"."""
-    wall = simulate(times, sizes, cores, threads, sink, alpha)
+    wall = simulate(times, sizes, cores, threads, sink, alpha,
+                    positional=positional)
     no_sink = simulate(times, sizes, cores, threads, Sink("none"), alpha)
-    no_bw = simulate(times, sizes, cores, threads, sink, 0.0)
+    no_bw = simulate(times, sizes, cores, threads, sink, 0.0,
+                     positional=positional)
     th = max(1, min(threads, len(times)))
     ideal = sum(times) / th
     costs = {"sink": wall - no_sink, "bandwidth": wall - no_bw}
@@ -407,6 +419,7 @@ def parse_cores(s):
 
 
 DEFAULT_CORES = "1,2,3,4,6,8,12,16,24,32,48,64"
+PLACED = ("null", "file")    # sinks cat-data writes at offsets
 
 
 def model_main(a):
@@ -470,7 +483,8 @@ def model_main(a):
             for th in (1, 2):
                 if th > ncpu:
                     continue
-                pred = start + simulate(times, sizes, ncpu, th, s, alpha)
+                pred = start + simulate(times, sizes, ncpu, th, s, alpha,
+                                        positional=name in PLACED)
                 meas = median([run_to_sink([zdeb, "cat-data", "-T%d" % th,
                                             deb], name, scratch)[0]
                                for _ in range(a.runs)])
@@ -487,7 +501,8 @@ def model_main(a):
         for n in cores:
             line = "%5d" % n
             for name, s in sinks.items():
-                wall, b = bound_of(times, sizes, n, n, s, alpha)
+                wall, b = bound_of(times, sizes, n, n, s, alpha,
+                                   positional=name in PLACED)
                 wall += start
                 line += " | %-6s %6.3fs %5.2fx %-9s" % (
                     "", wall, base[name] / wall, b)
