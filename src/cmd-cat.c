@@ -31,9 +31,11 @@ static const char usage_control[] =
 /*
  * --segment-times (a benchmark option for zdeb-perf model, not in --help):
  * instead of the tar, one line per segment of an indexed zstd data member,
- * "INDEX USIZE CSIZE SECONDS", each decoded alone on this thread into one
- * reused 256 KiB buffer (as a decoder worker fills its chunks), the bytes
- * dropped.  Exit status 2 when the member is not indexed zstd.
+ * "INDEX USIZE CSIZE WALL CPU" (seconds: wall clock, and this thread's CPU
+ * time, which other load on the machine hardly changes), each decoded
+ * alone on this thread into one reused 256 KiB buffer (as a decoder worker
+ * fills its chunks), the bytes dropped.  Exit status 2 when the member is
+ * not indexed zstd.
  */
 #define TIME_CHUNK (256u << 10)
 
@@ -56,11 +58,11 @@ time_put(void *ctx, size_t len)
 }
 
 static double
-now_s(void)
+now_s(clockid_t clk)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clk, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -92,14 +94,17 @@ segment_times(const struct zd_deb_member *m, struct zd_error *err)
 	if (rc == 0)
 		ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 31);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
-		double t0 = now_s();
+		double t0 = now_s(CLOCK_MONOTONIC);
+		double c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
 
 		rc = zd_zseg_piece_stream(&m->region,
 		                          zd_log2_ceil(outer.hdr.window_size),
 		                          &pc[i], dctx, &ibuf, &out, err);
 		if (rc == 0)
-			printf("%zu %ju %ju %.6f\n", i, (uintmax_t)pc[i].usize,
-			       (uintmax_t)pc[i].csize, now_s() - t0);
+			printf("%zu %ju %ju %.6f %.6f\n", i,
+			       (uintmax_t)pc[i].usize, (uintmax_t)pc[i].csize,
+			       now_s(CLOCK_MONOTONIC) - t0,
+			       now_s(CLOCK_THREAD_CPUTIME_ID) - c0);
 	}
 	ZSTD_freeDCtx(dctx);
 	free(ibuf);

@@ -208,7 +208,9 @@ def bound_of(times, sizes, cores, threads, sink, alpha, positional=False):
 # measuring
 
 def segment_times(zdeb, deb, runs):
-    """[(usize, csize, seconds)] per segment, the median of runs."""
+    """[(usize, csize, seconds)] per segment, the median of runs: the
+    decoding thread's CPU time, which the machine's other load hardly
+    changes (on a quiet machine it is the wall time)."""
     per = []
     for _ in range(runs):
         r = subprocess.run([zdeb, "cat-data", "--segment-times", deb],
@@ -217,7 +219,7 @@ def segment_times(zdeb, deb, runs):
         if r.returncode != 0:
             raise PerfError("%s: %s" % (deb, r.stderr.strip()))
         rows = [ln.split() for ln in r.stdout.splitlines()]
-        per.append([(int(x[1]), int(x[2]), float(x[3])) for x in rows])
+        per.append([(int(x[1]), int(x[2]), float(x[4])) for x in rows])
     out = []
     for j in range(len(per[0])):
         out.append((per[0][j][0], per[0][j][1],
