@@ -9,8 +9,8 @@
 need dpkg-deb mkfifo
 
 mkdir -p "$T/p/DEBIAN" "$T/p/usr/share/t"
-printf 'Package: t\nVersion: 1\nArchitecture: all\nMaintainer: t <t@example.org>\nDescription: t\n' \
-	>"$T/p/DEBIAN/control"
+printf 'Package: t\nVersion: 1\nArchitecture: all\n%s\nDescription: t\n' \
+	'Maintainer: t <t@example.org>' >"$T/p/DEBIAN/control"
 # 40 files of 256 KiB (segments end at file boundaries)
 i=0
 while [ $i -lt 40 ]; do
@@ -44,7 +44,7 @@ dpkg-deb --fsys-tarfile "$T/t.deb" >"$T/want"
 [ "$(dbg ZDEB_DPKG_DEB_THREADS=5 DPKG_DEB_THREADS_MAX=3)" = \
   "3 into a pipe (ZDEB_DPKG_DEB_THREADS)" ] ||
 	fail "capped: '$(dbg ZDEB_DPKG_DEB_THREADS=5 DPKG_DEB_THREADS_MAX=3)'"
-ok "-D reports the default ($want), auto, 5, all ($ncpu) and the cap; the tar is stock's"
+ok "-D: the default ($want), auto, 5, all ($ncpu), the cap; stock's tar"
 
 # Into a FIFO its reader does not read: the workers fill the pipe and the
 # queue and wait, all alive; /proc counts them (the calling thread and one
@@ -80,7 +80,8 @@ for v in x 0 -1 1025 2.5 ' 3' 3k; do
 	set -e
 	[ $rc -eq 2 ] || fail "'$v': exit $rc"
 	[ ! -s "$T/out" ] || fail "'$v': wrote to stdout"
-	grep -qxF "dpkg-deb: error: ZDEB_DPKG_DEB_THREADS '$v' is not a thread count (1 to 1024, all or auto)" \
+	msg="ZDEB_DPKG_DEB_THREADS '$v' is not a thread count"
+	grep -qxF "dpkg-deb: error: $msg (1 to 1024, all or auto)" \
 		"$T/err" || fail "'$v': $(cat "$T/err")"
 done
 ok "bad values refused with exit 2, a clear message and no output"

@@ -89,6 +89,18 @@ class Simulate(unittest.TestCase):
         self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 1, s,
                                         positional=True), 6.0, places=5)
 
+    def test_parked_bytes(self):
+        # 2 pieces of 100 MB, 1 s each, on 2 threads and 4 cores, into a
+        # sink with no limit of its own: piece 0 is written as decoded
+        # (in the cache, free), piece 1 waits whole in the queue and costs
+        # 2 ns/B to write after: 1 + 0.2 = 1.2 s
+        s = Sink("s", INF, w=0.0)
+        self.assertAlmostEqual(simulate([1.0, 1.0], [100e6] * 2, 4, 2, s,
+                                        park=2e-9), 1.2, places=5)
+        # one thread streams: nothing waits
+        self.assertAlmostEqual(simulate([1.0, 1.0], [100e6] * 2, 4, 1, s,
+                                        park=2e-9), 2.0, places=5)
+
     def test_contention(self):
         self.assertAlmostEqual(contention(1, 0.5), 1.0)
         self.assertAlmostEqual(contention(3, 0.5), 0.5)

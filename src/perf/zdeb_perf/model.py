@@ -48,7 +48,7 @@ def contention(k, alpha):
 
 
 def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
-             window=None, budget=MEM_BUDGET, positional=False):
+             window=None, budget=MEM_BUDGET, positional=False, park=0.0):
     """Wall seconds to decode pieces of single-core decode times `times`
     (s) and decoded sizes `sizes` (bytes) on `threads` workers (default:
     cores) and `cores` CPUs into sink, as lib/zseg-decode.c does: piece i
@@ -66,7 +66,11 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     writes its own piece's bytes where they belong as it decodes them
     (decode_pieces' "placed" path): a piece costs its worker its decode
     plus its bytes' writing, and is done when its worker is; the window
-    still holds pieces until those before them are done."""
+    still holds pieces until those before them are done.
+
+    park: CPU seconds per byte for writing bytes that waited in the queue
+    (parked chunks, out of the cache by then: read back from memory), on
+    top of the sink's w; bytes written as they are decoded cost w alone."""
     n = len(times)
     if n != len(sizes):
         raise ValueError("times and sizes differ in length")
@@ -76,6 +80,8 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     if n == 0:
         return 0.0
     window = threads + 1 if window is None else window
+    if threads <= 1:
+        park = 0.0
     if positional and threads > 1:
         times = [t + u * sink.w for t, u in zip(times, sizes)]
         sink = Sink(sink.name + " (placed)")
@@ -110,16 +116,18 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
         head_dec = head in active and prog[head] < 1.0
         # the writer: at the sink's rate while the head has bytes queued,
         # else as fast as the head piece decodes
+        wcost = sink.w
         if hbuf > EPS:
-            want = sink.rate
+            wcost += park
+            want = min(sink.rate, 1.0 / wcost) if wcost > 0 else sink.rate
         elif head_dec:
             want = min(sink.rate, rate_b[head] * f)
         else:
             want = 0.0
         if want == INF:
-            want_cpu_w = 0.0 if sink.w == 0 else INF
+            want_cpu_w = 0.0 if wcost == 0 else INF
         else:
-            want_cpu_w = sink.w * want
+            want_cpu_w = wcost * want
         demand_t = k + want_cpu_w
         demand_c = k + want_cpu_w + (sink.c * want if want < INF else 0.0)
         s = 1.0
@@ -181,17 +189,18 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     return t
 
 
-def bound_of(times, sizes, cores, threads, sink, alpha, positional=False):
+def bound_of(times, sizes, cores, threads, sink, alpha, positional=False,
+             park=0.0):
     """(wall, what bounds it): the simulation, then the same without the
     sink's limits and without contention; the bound is what costs the
     most, or "segments" when neither does and the wall is over 1.1 x the
     total decode time over the threads (too few or unequal segments),
     else "cores"."""
     wall = simulate(times, sizes, cores, threads, sink, alpha,
-                    positional=positional)
+                    positional=positional, park=park)
     no_sink = simulate(times, sizes, cores, threads, Sink("none"), alpha)
     no_bw = simulate(times, sizes, cores, threads, sink, 0.0,
-                     positional=positional)
+                     positional=positional, park=park)
     th = max(1, min(threads, len(times)))
     ideal = sum(times) / th
     costs = {"sink": wall - no_sink, "bandwidth": wall - no_bw}
@@ -333,6 +342,27 @@ def unpack_times(deb, scratch, runs):
     return median(walls), median(cpus)
 
 
+def copy_ns(size, reps):
+    """Seconds per byte of one memcpy of size bytes (memoryview slice
+    assignment), the fastest of reps."""
+    src = bytearray(b"\x5a") * size
+    dst = bytearray(size)
+    best = INF
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        dst[:] = src
+        best = min(best, time.perf_counter() - t0)
+    return best / size
+
+
+def park_cost(runs):
+    """The extra CPU per byte of a parked chunk: a copy out of memory
+    (256 MiB) less one within the cache (256 KiB)."""
+    far = min(copy_ns(256 * MIB, 1) for _ in range(max(runs, 3)))
+    near = copy_ns(CHUNK, 200)
+    return max(far - near, 0.0)
+
+
 def dpkg_sink(zdeb, deb, scratch, runs):
     """dpkg's own rate: `dpkg --unpack` of the package with its data tar
     stored uncompressed (what dpkg reads, pre-decoded) into a fresh root,
@@ -368,21 +398,22 @@ def dpkg_sink(zdeb, deb, scratch, runs):
 
 def concurrent_alpha(zdeb, deb, k, runs):
     """alpha of contention(): k single-thread decodes at once against
-    one alone (into /dev/null), medians of runs."""
+    one alone (into /dev/null), by their CPU time, which memory stalls
+    lengthen but the machine's other load hardly does; medians of runs."""
     if k < 2:
         return 0.0
     one, many = [], []
     cmd = [zdeb, "cat-data", "-T1", deb]
     for _ in range(runs):
         with open(os.devnull, "wb") as out:
-            t0 = time.monotonic()
+            c0 = cpu_children()
             subprocess.run(cmd, stdout=out, check=True)
-            one.append(time.monotonic() - t0)
-            t0 = time.monotonic()
+            one.append(cpu_children() - c0)
+            c0 = cpu_children()
             ps = [subprocess.Popen(cmd, stdout=out) for _ in range(k)]
             for p in ps:
                 p.wait()
-            many.append(time.monotonic() - t0)
+            many.append((cpu_children() - c0) / k)
     e = median(one) / median(many)   # 1: no slow-down
     return max(0.0, (1.0 / e - 1.0) / (k - 1))
 
@@ -459,6 +490,9 @@ def model_main(a):
                   alpha, "given" if a.alpha is not None else
                   "%d decodes at once vs one" % ncpu,
                   contention(64, alpha)))
+        park = park_cost(a.runs)
+        print("parked bytes: %.2f ns/B more to write (a copy from memory "
+              "less one in the cache)" % (park * 1e9))
         sinks = {}
         for name in a.sinks:
             if name == "dpkg":
@@ -486,7 +520,8 @@ def model_main(a):
                 if th > ncpu:
                     continue
                 pred = start + simulate(times, sizes, ncpu, th, s, alpha,
-                                        positional=name in PLACED)
+                                        positional=name in PLACED,
+                                        park=park)
                 meas = median([run_to_sink([zdeb, "cat-data", "-T%d" % th,
                                             deb], name, scratch)[0]
                                for _ in range(a.runs)])
@@ -504,7 +539,7 @@ def model_main(a):
             line = "%5d" % n
             for name, s in sinks.items():
                 wall, b = bound_of(times, sizes, n, n, s, alpha,
-                                   positional=name in PLACED)
+                                   positional=name in PLACED, park=park)
                 wall += start
                 line += " | %-6s %6.3fs %5.2fx %-9s" % (
                     "", wall, base[name] / wall, b)
@@ -520,9 +555,10 @@ def model_main(a):
                 if n < 2:
                     continue
                 print("%5d %8.3fs %8.3fs %8.3fs" % (
-                    n, simulate(times, sizes, n, n - 1, s, alpha),
-                    simulate(times, sizes, n, n, s, alpha),
-                    simulate(times, sizes, n, max(1, n // 2), s, alpha)))
+                    n, simulate(times, sizes, n, n - 1, s, alpha, park=park),
+                    simulate(times, sizes, n, n, s, alpha, park=park),
+                    simulate(times, sizes, n, max(1, n // 2), s, alpha,
+                             park=park)))
         return 0
     finally:
         if a.keep:
