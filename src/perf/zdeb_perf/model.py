@@ -458,6 +458,12 @@ PLACED = ("null", "file")    # sinks cat-data writes at offsets
 def model_main(a):
     zdeb = find_zdeb()
     cores = parse_cores(a.cores)
+    bad = [x for x in a.sinks if x not in ("null", "file", "pipe", "dpkg")]
+    if bad or not a.sinks:
+        raise PerfError("--sinks: null, file, pipe or dpkg, not %s" %
+                        ",".join(bad))
+    if not os.path.exists(a.input):
+        raise PerfError("%s: no such file or directory" % a.input)
     scratch = tempfile.mkdtemp(prefix="zdeb-model.", dir=a.workdir)
     try:
         deb = prepare(zdeb, a.input, scratch, a.level, a.segment_size)
