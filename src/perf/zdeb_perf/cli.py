@@ -104,8 +104,8 @@ def main(argv):
                 raise PerfError("--runs and --size must be positive")
             return levels_main(a)
         if a.cmd == "model":
-            if a.runs < 1:
-                raise PerfError("--runs must be at least 1")
+            if a.runs < 1 or a.sink_mib < 1:
+                raise PerfError("--runs and --sink-mib must be positive")
             return model_main(a)
         p.print_help(sys.stderr)
         return 2

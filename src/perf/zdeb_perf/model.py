@@ -345,8 +345,9 @@ def unpack_times(deb, scratch, runs):
 def copy_ns(size, reps):
     """Seconds per byte of one memcpy of size bytes (memoryview slice
     assignment), the fastest of reps."""
-    src = bytearray(b"\x5a") * size
+    src = bytearray(size)
     dst = bytearray(size)
+    dst[:] = src        # fault the pages in first
     best = INF
     for _ in range(reps):
         t0 = time.perf_counter()
@@ -355,10 +356,25 @@ def copy_ns(size, reps):
     return best / size
 
 
+def l3_bytes():
+    """The last-level cache of cpu0 from sysfs, or 32 MiB."""
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    best = 32 * MIB
+    try:
+        for d in os.listdir(base):
+            with open(os.path.join(base, d, "size")) as fh:
+                v = fh.read().strip()
+            mult = {"K": 1 << 10, "M": MIB}.get(v[-1:], 1)
+            best = max(best, int(v.rstrip("KM")) * mult)
+    except (OSError, ValueError):
+        pass
+    return best
+
+
 def park_cost(runs):
     """The extra CPU per byte of a parked chunk: a copy out of memory
-    (256 MiB) less one within the cache (256 KiB)."""
-    far = min(copy_ns(256 * MIB, 1) for _ in range(max(runs, 3)))
+    (twice the last-level cache) less one within the cache (256 KiB)."""
+    far = copy_ns(2 * l3_bytes(), max(runs, 3))
     near = copy_ns(CHUNK, 200)
     return max(far - near, 0.0)
 
@@ -505,7 +521,8 @@ def model_main(a):
                 sinks[name], dpkg_fixed = dpkg_sink(zdeb, deb, scratch,
                                                     a.runs)
             else:
-                ss = [write_rate(name, max(total, 256 * MIB), scratch)
+                ss = [write_rate(name, max(total, a.sink_mib * MIB),
+                                 scratch)
                       for _ in range(a.runs)]
                 sinks[name] = Sink(name, median([x.rate for x in ss]),
                                    median([x.w for x in ss]),
@@ -588,6 +605,9 @@ def add_parser(sub, split_list):
     m.add_argument("--segment-size",
                    help="zdeb --segment-size when (re)compressing; given, "
                    "an indexed INPUT is recompressed too")
+    m.add_argument("--sink-mib", type=int, default=256, metavar="MIB",
+                   help="write at least this much into each sink to time "
+                   "it (default 256)")
     m.add_argument("--alpha", type=float,
                    help="contention coefficient instead of measuring it "
                    "(e.g. from a machine with more cores)")
