@@ -72,9 +72,9 @@ for pkg in "$@"; do
 		msz=${info% *}
 		nseg=${info#* }
 		printf '%-28s %8.1f %7s %12s %8.2f%% %5s' "${pkg:0:28}" \
-			"$(echo "$tarb / 1048576" | bc -l)" \
+			"$(awk "BEGIN {print $tarb / 1048576}")" \
 			"$([ "$t" = 0 ] && echo default || echo "${t}M")" "$msz" \
-			"$(echo "($msz - $one) * 100 / $one" | bc -l)" "$nseg"
+			"$(awk "BEGIN {print ($msz - $one) * 100 / $one}")" "$nseg"
 		for x in $("$perf" model --predict-only --cores "$(echo $cores | tr ' ' ,)" "$out"); do
 			printf ' %6s' "$x"
 		done
