@@ -53,10 +53,12 @@ for what in "$@"; do
 		mkdir -p "$cache"
 		pkg=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64$' |
 			awk '{print $1}' | sort -V | tail -1)
-		in=$(find "$cache" -maxdepth 1 -name "${pkg:?no linux-image-6.1}_*.deb" | sort | tail -1)
+		in=$(find "$cache" -maxdepth 1 -name "${pkg:?no linux-image-6.1}_*.deb" \
+			! -name '*.z[0-9]*.deb' | sort | tail -1)
 		if [ -z "$in" ]; then
 			(cd "$cache" && apt-get download "$pkg" >/dev/null)
-			in=$(find "$cache" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -1)
+			in=$(find "$cache" -maxdepth 1 -name "${pkg}_*.deb" ! -name '*.z[0-9]*.deb' |
+			sort | tail -1)
 		fi;;
 	*)
 		in=$what;;

@@ -47,11 +47,13 @@ printf '%-28s %8s %7s %12s %9s %5s' package tar_MiB target member_bytes overhead
 for n in $cores; do printf ' %6s' "x$n"; done
 echo
 for pkg in "$@"; do
-	deb=$(find "$cache" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -1)
+	deb=$(find "$cache" -maxdepth 1 -name "${pkg}_*.deb" ! -name '*.z[0-9]*.deb' |
+			sort | tail -1)
 	if [ -z "$deb" ]; then
 		(cd "$cache" && apt-get download "$pkg" >/dev/null 2>&1) ||
 			{ echo "$pkg: apt-get download failed" >&2; exit 1; }
-		deb=$(find "$cache" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -1)
+		deb=$(find "$cache" -maxdepth 1 -name "${pkg}_*.deb" ! -name '*.z[0-9]*.deb' |
+			sort | tail -1)
 	fi
 	base=${deb%.deb}
 	[ -s "$base.tar" ] || "$zdeb" cat-data "$deb" >"$base.tar"
