@@ -85,6 +85,10 @@ class Simulate(unittest.TestCase):
         s = Sink("file", INF, w=5e-9)
         self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 2, s,
                                         positional=True), 3.0, places=5)
+        # nothing waits in a queue there, so parked bytes cost nothing
+        self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 2, s,
+                                        positional=True, park=1e-8), 3.0,
+                               places=5)
         # one thread: decode and write in turn either way
         self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 1, s,
                                         positional=True), 6.0, places=5)

@@ -5,6 +5,7 @@ sink's rate and CPU cost, and the slow-down of concurrent decodes, fed to
 a simulation of the decoder's policy (lib/zseg-decode.c, sched.c, outq.c)
 for 1 to 64 cores.  See zdeb-perf(1), MODEL."""
 
+import fcntl
 import os
 import resource
 import shutil
@@ -83,6 +84,7 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     if threads <= 1:
         park = 0.0
     if positional and threads > 1:
+        park = 0.0      # no queue: each worker writes its own bytes
         times = [t + u * sink.w for t, u in zip(times, sizes)]
         sink = Sink(sink.name + " (placed)")
     prog = [0.0] * n            # decoded fraction
@@ -291,6 +293,10 @@ def write_rate(sink, total, scratch):
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     elif sink == "pipe":
         rfd, fd = os.pipe()
+        try:    # as zd_pipe_grow() makes zdeb's
+            fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+        except OSError:
+            pass
         with open(os.devnull, "wb") as out:
             reader = subprocess.Popen(["cat"], stdin=rfd, stdout=out)
         os.close(rfd)
