@@ -525,6 +525,30 @@ parse_max_decoded(const char *s, uint64_t *cap)
 	return 0;
 }
 
+/* ZDEB_DPKG_DEB_THREADS: "auto" (0), "all" (the cores) or 1-1024. */
+static int
+parse_pipe_threads(const char *s, unsigned *threads)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	long long v;
+
+	if (strcmp(s, "auto") == 0) {
+		*threads = 0;
+		return 0;
+	}
+	if (strcmp(s, "all") == 0) {
+		*threads = zd_cli_ncpus();
+		return 0;
+	}
+	if (zd_parse_ll(s, 1, 1024, "ZDEB_DPKG_DEB_THREADS", &v, &err) < 0) {
+		dd_fail("ZDEB_DPKG_DEB_THREADS '%s' is not a thread count "
+		        "(1 to 1024, all or auto)", s);
+		return -1;
+	}
+	*threads = (unsigned)v;
+	return 0;
+}
+
 int
 cmd_dpkg_deb(int argc, char **argv)
 {
@@ -550,6 +574,10 @@ cmd_dpkg_deb(int argc, char **argv)
 	env = getenv("ZDEB_MAX_DECODED");
 	if (env != NULL && *env != '\0' &&
 	    parse_max_decoded(env, &dd_opts.max_decoded) < 0)
+		return ZD_EXIT_ERROR;
+	env = getenv("ZDEB_DPKG_DEB_THREADS");
+	if (env != NULL && *env != '\0' &&
+	    parse_pipe_threads(env, &dd_opts.pipe_threads) < 0)
 		return ZD_EXIT_ERROR;
 	env = getenv("DPKG_DEB_COMPRESSOR_TYPE");
 	if (env != NULL && *env != '\0' &&

@@ -27,6 +27,9 @@ struct dd_opts {
 	int level;			/* -1: the compressor's default */
 	int strategy;			/* enum zd_strategy */
 	long threads_max;		/* -1: all cores */
+	/* ZDEB_DPKG_DEB_THREADS: decoder threads for a tar written into a
+	 * pipe; 0 (unset, "auto"): all cores but one for zstd */
+	unsigned pipe_threads;
 	/* decoded size cap from ZDEB_MAX_DECODED; ZD_DEC_UNLIMITED when
 	 * unset or 0: stock dpkg-deb has none, so neither does zdeb here */
 	uint64_t max_decoded;

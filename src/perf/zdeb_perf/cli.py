@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""cli - zdeb-perf's command line: install, apt and levels."""
+"""cli - zdeb-perf's command line: install, apt, levels and model."""
 
 import argparse
 import signal
@@ -10,6 +10,7 @@ from .common import Interrupted, PerfError, split_list
 from .install import ALL_BACKENDS, ALL_MODES, ALL_VARIANTS, Install
 from .levels import levels_main
 from . import apt as apt_cmd
+from .model import add_parser as add_model_parser, model_main
 
 
 def parser():
@@ -154,6 +155,7 @@ def parser():
     lv.add_argument("--json")
     lv.add_argument("--plot")
     lv.add_argument("files", nargs="*", metavar="FILE")
+    add_model_parser(sub, split_list)
     return p
 
 
@@ -195,6 +197,10 @@ def main(argv):
             if a.runs < 1 or a.size <= 0:
                 raise PerfError("--runs and --size must be positive")
             return levels_main(a)
+        if a.cmd == "model":
+            if a.runs < 1 or a.sink_mib < 1:
+                raise PerfError("--runs and --sink-mib must be positive")
+            return model_main(a)
         p.print_help(sys.stderr)
         return 2
     except PerfError as e:
