@@ -259,7 +259,7 @@ zd_cli_control_resolve(const char *cmd, const struct zd_cli_comp *raw,
                        struct zd_comp_params *ctl)
 {
 	if (raw->control_layout == NULL) {
-		zd_encoder_control_params(data, ctl);
+		zd_deb_encoder_control_params(data, ctl);
 		return 0;
 	}
 	if (data->type != ZD_COMP_ZSTD) {

@@ -166,7 +166,7 @@ cat_member(const char *cmd, const char *usage, bool data, int argc,
 	zd_sink_fd_init(&sink, &out, 1);
 	zd_cli_dec_params(&p, r.threads);
 	zd_cli_dec_limits(&p, &r);
-	rc = zd_member_decode(data ? &deb.data : &deb.control, &p, &sink,
+	rc = zd_deb_member_decode(data ? &deb.data : &deb.control, &p, &sink,
 	                      &err);
 	zd_deb_close(&deb);
 	if (rc < 0) {

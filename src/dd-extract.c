@@ -142,10 +142,10 @@ dd_extract_member(const char *path, const struct zd_deb_member *m,
 	zd_cli_dec_params(&p, dd_decode_threads());
 	p.max_output = dd_opts.max_decoded;
 	p.member = m->name;
-	if (zd_member_stream_start(&s, m, &p, &err) < 0)
+	if (zd_deb_member_stream_start(&s, m, &p, &err) < 0)
 		goto fail;
-	rc = zd_extract_tar(s.read_fd, dir, &eo, &err);
-	if (zd_member_stream_finish(&s, false, &derr) < 0) {
+	rc = zd_tar_extract(s.read_fd, dir, &eo, &err);
+	if (zd_deb_member_stream_finish(&s, false, &derr) < 0) {
 		err = derr;
 		goto fail;
 	}
@@ -229,7 +229,7 @@ passthrough(char **argv, bool data)
 	zd_sink_fd_init(&sink, &out, 1);
 	zd_cli_dec_params(&p, dd_pipe_threads(zd_pipe_grow(1) > 0, m));
 	p.max_output = dd_opts.max_decoded;
-	rc = zd_member_decode(m, &p, &sink, &err);
+	rc = zd_deb_member_decode(m, &p, &sink, &err);
 	zd_deb_close(&deb);
 	if (rc < 0) {
 		zd_err_prefix(&err, "'%s'", argv[0]);
@@ -268,10 +268,10 @@ dd_do_contents(char **argv)
 	zd_cli_dec_params(&p, dd_decode_threads());
 	p.max_output = dd_opts.max_decoded;
 	p.member = deb.data.name;
-	if (zd_member_stream_start(&s, &deb.data, &p, &err) < 0)
+	if (zd_deb_member_stream_start(&s, &deb.data, &p, &err) < 0)
 		goto fail;
-	rc = zd_list_tar(s.read_fd, stdout, zd_cli_tar_locale(), &err);
-	if (zd_member_stream_finish(&s, false, &derr) < 0) {
+	rc = zd_tar_list(s.read_fd, stdout, zd_cli_tar_locale(), &err);
+	if (zd_deb_member_stream_finish(&s, false, &derr) < 0) {
 		err = derr;
 		goto fail;
 	}

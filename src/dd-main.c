@@ -465,7 +465,7 @@ do_help(char **argv)
 static int
 do_version(char **argv)
 {
-	const char *arch = zd_pkginfo_native_arch();
+	const char *arch = zd_dpkg_pkginfo_native_arch();
 
 	(void)argv;
 	/*
