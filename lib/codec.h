@@ -103,8 +103,8 @@ struct zd_cstream;
 /* True when p's compressor can be fed a buffer at a time. */
 bool zd_codec_stream_supported(const struct zd_comp_params *p);
 /* Checks p and starts; NULL with err set. */
-struct zd_cstream *zd_codec_stream_new(const struct zd_comp_params *p, int out_fd,
-                                  struct zd_error *err);
+struct zd_cstream *zd_codec_stream_new(const struct zd_comp_params *p,
+                                       int out_fd, struct zd_error *err);
 /* Compresses len bytes (a zd_sink write function; ctx: the stream). */
 int zd_codec_stream_write(void *s, const void *buf, size_t len,
                      struct zd_error *err);

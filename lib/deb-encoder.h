@@ -24,8 +24,8 @@ struct zd_encoder;
 /* Checks p (see zd_comp_params_check) and starts.  The member goes to
  * out_fd (seekable; it stays the caller's) from its current offset.  p
  * must outlive the encoder.  NULL with err set. */
-struct zd_encoder *zd_deb_encoder_new(const struct zd_comp_params *p, int out_fd,
-                                  struct zd_error *err);
+struct zd_encoder *zd_deb_encoder_new(const struct zd_comp_params *p,
+                                      int out_fd, struct zd_error *err);
 /* Progress: called with the bytes fed so far, each time another
  * ZD_ENCODER_PROGRESS_EVERY of them has been fed. */
 typedef void (*zd_encoder_progress_fn)(void *ctx, uint64_t fed);

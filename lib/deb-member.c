@@ -13,8 +13,9 @@
 #include "lib/tar-find.h"
 
 int
-zd_deb_member_decode(const struct zd_deb_member *m, const struct zd_dec_params *p,
-                 struct zd_sink *out, struct zd_error *err)
+zd_deb_member_decode(const struct zd_deb_member *m,
+                     const struct zd_dec_params *p, struct zd_sink *out,
+                     struct zd_error *err)
 {
 	struct zd_dec_params q = *p;
 

@@ -60,7 +60,7 @@ int zd_deb_member_stream_start(struct zd_member_stream *s,
  * closed without draining, so the decoder stops with EPIPE, which is then
  * not reported again.
  */
-int zd_deb_member_stream_finish(struct zd_member_stream *s, bool consumer_failed,
-                            struct zd_error *err);
+int zd_deb_member_stream_finish(struct zd_member_stream *s,
+                                bool consumer_failed, struct zd_error *err);
 
 #endif

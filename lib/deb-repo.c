@@ -194,7 +194,8 @@ end_line(FILE *f, struct zd_error *err)
 }
 
 int
-zd_deb_repo_job_write(const struct zd_repo_job *j, FILE *f, struct zd_error *err)
+zd_deb_repo_job_write(const struct zd_repo_job *j, FILE *f,
+                      struct zd_error *err)
 {
 	put_key(f, "index", true);
 	fprintf(f, "%ju", (uintmax_t)j->index);
@@ -890,7 +891,8 @@ each_stanza(const char *path, const char *text, size_t len,
 		slen = end != NULL ? (size_t)(end - (text + pos)) + 1 :
 		       len - pos;
 		n++;
-		if (zd_dpkg_control_parse(text + pos, slen, path, &st, err) < 0) {
+		if (zd_dpkg_control_parse(text + pos, slen, path, &st,
+		                          err) < 0) {
 			zd_err_prefix(err, "stanza %u", n);
 			return -1;
 		}

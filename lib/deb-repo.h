@@ -166,8 +166,8 @@ int zd_deb_repo_result_save(const struct zd_repo_job *j,
  * Reads the result of j: 1 with r filled (free with zd_deb_repo_result_free),
  * 0 when there is none, -1 with err set (ZD_E_IO, ZD_E_FORMAT).
  */
-int zd_deb_repo_result_load(const struct zd_repo_job *j, struct zd_repo_result *r,
-                        struct zd_error *err);
+int zd_deb_repo_result_load(const struct zd_repo_job *j,
+                            struct zd_repo_result *r, struct zd_error *err);
 void zd_deb_repo_result_free(struct zd_repo_result *r);
 
 /*
@@ -208,7 +208,8 @@ int zd_deb_repo_publish(const struct zd_repo_job *j, const char *tmp,
                     struct zd_repo_result *r, struct zd_error *err);
 /* Copies the file in to out durably (zd_outfile: fsynced, renamed, the
  * directory fsynced).  Returns 0, or -1 with err set (ZD_E_IO). */
-int zd_deb_repo_copy_file(const char *in, const char *out, struct zd_error *err);
+int zd_deb_repo_copy_file(const char *in, const char *out,
+                          struct zd_error *err);
 
 /* A job list read whole: each line parsed. */
 struct zd_repo_jobs {

@@ -16,7 +16,8 @@
 #include "lib/error.h"
 
 struct zd_pkgcheck_opts {
-	/* dpkg's build architecture (zd_dpkg_pkginfo_native_arch()), or NULL. */
+	/* dpkg's build architecture (zd_dpkg_pkginfo_native_arch()), or
+	 * NULL. */
 	const char *native_arch;
 	/* What dpkg-deb only warns about is an error too (zdeb build). */
 	bool strict;

@@ -122,9 +122,10 @@ struct zd_control_cb {
  * callback, ZD_E_NOMEM.  On -1 ctl holds the fields read so far (of the
  * second stanza too).
  */
-int zd_dpkg_control_parse_dpkg(const char *buf, size_t len, struct zd_control *ctl,
-                          const struct zd_control_cb *cb, int *lno,
-                          struct zd_error *err);
+int zd_dpkg_control_parse_dpkg(const char *buf, size_t len,
+                               struct zd_control *ctl,
+                               const struct zd_control_cb *cb, int *lno,
+                               struct zd_error *err);
 
 /*
  * zd_dpkg_control_parse_dpkg without callbacks, for zdeb's own commands: what
@@ -139,10 +140,11 @@ int zd_dpkg_control_parse_dpkg(const char *buf, size_t len, struct zd_control *c
  * case-insensitively; '\r' counts as whitespace, so a CRLF file parses
  * with the '\r' trimmed from the end of each value.
  *
- * On success ctl owns malloc'd copies (free with zd_dpkg_control_free).  Returns
- * 0, or -1 with err set and ctl left empty: ZD_E_FORMAT with "cannot parse
- * 'WHAT' near line N: MSG" (N and MSG dpkg's, as zd_dpkg_control_parse_dpkg), or
- * "no package information in 'WHAT'"; ZD_E_NOMEM.
+ * On success ctl owns malloc'd copies (free with zd_dpkg_control_free).
+ * Returns 0, or -1 with err set and ctl left empty: ZD_E_FORMAT with
+ * "cannot parse 'WHAT' near line N: MSG" (N and MSG dpkg's, as
+ * zd_dpkg_control_parse_dpkg), or "no package information in 'WHAT'";
+ * ZD_E_NOMEM.
  */
 int zd_dpkg_control_parse(const char *buf, size_t len, const char *what,
                      struct zd_control *ctl, struct zd_error *err);

@@ -707,7 +707,8 @@ f_dependency(struct parse *ps, const char *value, enum zd_field_id type,
 					              "out of memory");
 				if (arch_find(a->arch, NULL).type ==
 				    ZD_ARCH_ILLEGAL) {
-					zd_dpkg_pkginfo_check_arch(a->arch, &why);
+					zd_dpkg_pkginfo_check_arch(a->arch,
+					                           &why);
 					return PERROR("'%s' field, reference to "
 					              "'%.255s': invalid "
 					              "architecture name '%.255s': "
@@ -936,9 +937,9 @@ verify(void *ctx, const struct zd_control *ctl, int lno, struct zd_error *err)
 }
 
 int
-zd_dpkg_pkginfo_parse(const char *buf, size_t len, const struct zd_pkginfo_opts *o,
-                 struct zd_control *ctl, struct zd_pkginfo *pi,
-                 struct zd_error *err)
+zd_dpkg_pkginfo_parse(const char *buf, size_t len,
+                      const struct zd_pkginfo_opts *o, struct zd_control *ctl,
+                      struct zd_pkginfo *pi, struct zd_error *err)
 {
 	struct parse ps = { o, pi, 0, false };
 	struct zd_control_cb cb = { begin_stanza, parse_field, verify, &ps };
@@ -968,8 +969,9 @@ zd_dpkg_pkginfo_parse(const char *buf, size_t len, const struct zd_pkginfo_opts 
 }
 
 int
-zd_dpkg_pkginfo_parse_file(const struct zd_pkginfo_opts *o, struct zd_control *ctl,
-                      struct zd_pkginfo *pi, struct zd_error *err)
+zd_dpkg_pkginfo_parse_file(const struct zd_pkginfo_opts *o,
+                           struct zd_control *ctl, struct zd_pkginfo *pi,
+                           struct zd_error *err)
 {
 	struct stat st;
 	char *buf = NULL;
@@ -1211,8 +1213,8 @@ write_field(FILE *f, const struct zd_pkginfo *pi, enum zd_field_id id,
 }
 
 int
-zd_dpkg_pkginfo_write_known(FILE *f, const struct zd_pkginfo *pi, const char *name,
-                       bool header)
+zd_dpkg_pkginfo_write_known(FILE *f, const struct zd_pkginfo *pi,
+                            const char *name, bool header)
 {
 	enum zd_field_id id = zd_dpkg_control_field_find(name, strlen(name));
 

@@ -47,7 +47,8 @@ int zd_dpkg_version_parse(const char *s, struct zd_version *v,
 void zd_dpkg_version_free(struct zd_version *v);
 /* dpkg's varbufversion() into f: the epoch when it is not 0 or a colon
  * would make the rest ambiguous (vdew_nonambig), unless never_epoch. */
-void zd_dpkg_version_print(FILE *f, const struct zd_version *v, bool never_epoch);
+void zd_dpkg_version_print(FILE *f, const struct zd_version *v,
+                           bool never_epoch);
 
 /*
  * dpkg's package name rule (pkg_name_is_illegal): letters, digits and
@@ -140,7 +141,8 @@ struct zd_pkginfo {
 struct zd_pkginfo_opts {
 	/* The file, as dpkg names it in messages ("DIR/DEBIAN/control"). */
 	const char *file;
-	/* dpkg's build architecture (zd_dpkg_pkginfo_native_arch()), or NULL. */
+	/* dpkg's build architecture (zd_dpkg_pkginfo_native_arch()), or
+	 * NULL. */
 	const char *native_arch;
 	/* dpkg's warnings, their whole text ("parsing file 'F' near line N
 	 * package 'P':\n obsolete 'Class' field used"); may be NULL. */
@@ -154,11 +156,11 @@ struct zd_pkginfo_opts {
  * Parses the control stanza in buf as dpkg-deb does (parsedb() with
  * pdb_parse_binary), into ctl (the fields as written) and pi (dpkg's
  * model, pointing into ctl).  Warnings go to o->warn as dpkg gives them.
- * Free with zd_dpkg_pkginfo_free and zd_dpkg_control_free, also after a failure.
- * Returns 0, or -1 with err set: ZD_E_FORMAT with dpkg's whole message
- * (cut to the size of err->msg), e.g. "parsing file 'F' near line 3
- * package 'q':\n boolean (yes/no) 'Essential' field: has invalid value
- * 'maybe'", or "no package information in 'F'"; ZD_E_NOMEM.
+ * Free with zd_dpkg_pkginfo_free and zd_dpkg_control_free, also after a
+ * failure.  Returns 0, or -1 with err set: ZD_E_FORMAT with dpkg's whole
+ * message (cut to the size of err->msg), e.g. "parsing file 'F' near
+ * line 3 package 'q':\n boolean (yes/no) 'Essential' field: has invalid
+ * value 'maybe'", or "no package information in 'F'"; ZD_E_NOMEM.
  */
 int zd_dpkg_pkginfo_parse(const char *buf, size_t len,
                      const struct zd_pkginfo_opts *o, struct zd_control *ctl,
@@ -188,8 +190,8 @@ void zd_dpkg_pkginfo_print_name(FILE *f, const struct zd_pkginfo *pi);
  * value alone without newline (nothing when absent).  Virtual fields
  * ("binary:Package") are not fields here, as in dpkg-deb -f.
  */
-void zd_dpkg_pkginfo_field(FILE *f, const struct zd_pkginfo *pi, const char *name,
-                      bool header);
+void zd_dpkg_pkginfo_field(FILE *f, const struct zd_pkginfo *pi,
+                           const char *name, bool header);
 /* As zd_dpkg_pkginfo_field for a field of dpkg's table; returns 1 (writing
  * nothing) when name is not one. */
 int zd_dpkg_pkginfo_write_known(FILE *f, const struct zd_pkginfo *pi,

@@ -414,7 +414,8 @@ write_regular(struct xctx *x, struct archive *in, struct archive_entry *e,
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-			zd_tar_libarchive_fail(in, "cannot read data of", member, err);
+			zd_tar_libarchive_fail(in, "cannot read data of",
+			                       member, err);
 			goto fail;
 		}
 		if (off < 0) {
@@ -822,8 +823,8 @@ zd_tar_extract(int tar_fd, const char *dir, const struct zd_extract_opts *o,
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-			zd_tar_libarchive_fail(in, "cannot read tar stream", NULL,
-			                err);
+			zd_tar_libarchive_fail(in, "cannot read tar stream",
+			                       NULL, err);
 			goto out;
 		}
 		path = archive_entry_pathname(e);

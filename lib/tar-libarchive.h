@@ -76,8 +76,8 @@ int zd_tar_libarchive_load(const char *soname, struct zd_archive_fns *fns,
 struct archive *zd_tar_libarchive_tar_reader(struct zd_error *err);
 
 /*
- * zd_tar_libarchive_tar_reader() opened on fd (read in 64 KiB blocks).  NULL with
- * err set, as zd_tar_libarchive_fail() words it.
+ * zd_tar_libarchive_tar_reader() opened on fd (read in 64 KiB blocks).
+ * NULL with err set, as zd_tar_libarchive_fail() words it.
  */
 struct archive *zd_tar_libarchive_tar_open_fd(int fd, struct zd_error *err);
 
@@ -85,8 +85,8 @@ struct archive *zd_tar_libarchive_tar_open_fd(int fd, struct zd_error *err);
  * Sets err (ZD_E_FORMAT) from a's last error: "WHAT member 'NAME': WHY",
  * or "WHAT: WHY" when name is NULL.  Returns -1.
  */
-int zd_tar_libarchive_fail(struct archive *a, const char *what, const char *name,
-                    struct zd_error *err);
+int zd_tar_libarchive_fail(struct archive *a, const char *what,
+                           const char *name, struct zd_error *err);
 
 #ifndef ZD_ARCHIVE_LAZY_IMPL
 #define archive_entry_filetype (*zd_archive_fns.fn_archive_entry_filetype)

@@ -162,8 +162,8 @@ zd_tar_list(int tar_fd, FILE *out, locale_t names, struct zd_error *err)
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-			zd_tar_libarchive_fail(in, "cannot read tar stream", NULL,
-			                err);
+			zd_tar_libarchive_fail(in, "cannot read tar stream",
+			                       NULL, err);
 			goto out;
 		}
 		if (list_entry(&l, e, err) < 0)

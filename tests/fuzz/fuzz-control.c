@@ -36,10 +36,12 @@ write_all(const struct zd_pkginfo *pi)
 
 	if (null != NULL) {
 		for (int id = 0; id < ZD_FIELD__COUNT; id++) {
-			zd_dpkg_pkginfo_field(null, pi, zd_dpkg_control_field_name(id),
-			                 true);
-			zd_dpkg_pkginfo_field(null, pi, zd_dpkg_control_field_name(id),
-			                 false);
+			zd_dpkg_pkginfo_field(null, pi,
+			                      zd_dpkg_control_field_name(id),
+			                      true);
+			zd_dpkg_pkginfo_field(null, pi,
+			                      zd_dpkg_control_field_name(id),
+			                      false);
 		}
 		zd_dpkg_pkginfo_field(null, pi, "X-A", true);
 		fclose(null);
@@ -70,7 +72,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	if (zd_dpkg_control_parse(buf, size, "fuzz", &ctl, &err) == 0) {
 		for (size_t i = 0; i < ctl.n; i++)
-			if (zd_dpkg_control_get(&ctl, ctl.fields[i].name) == NULL)
+			if (zd_dpkg_control_get(&ctl, ctl.fields[i].name) ==
+			    NULL)
 				abort();
 		(void)zd_dpkg_control_get(&ctl, "Package");
 		zd_dpkg_control_free(&ctl);

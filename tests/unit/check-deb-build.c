@@ -50,8 +50,8 @@ START_TEST(test_build_dest_directory)
 	struct zd_pkginfo pi;
 	char *p, want[4200];
 
-	ck_assert_zd_ok(zd_dpkg_pkginfo_parse(ctl_text, strlen(ctl_text), &o, &ctl,
-	                                 &pi, &err), &err);
+	ck_assert_zd_ok(zd_dpkg_pkginfo_parse(ctl_text, strlen(ctl_text), &o,
+	                                      &ctl, &pi, &err), &err);
 	p = zd_deb_build_dest_path("pkg", zd_test_tmpdir, &pi, &err);
 	ck_assert_ptr_nonnull(p);
 	snprintf(want, sizeof(want), "%s/foo_1.0-1_amd64.deb", zd_test_tmpdir);

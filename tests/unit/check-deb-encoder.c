@@ -81,7 +81,8 @@ check_same_bytes(size_t i, size_t prefix)
 	e = zd_deb_encoder_new(&p, fd, &err);
 	ck_assert_msg(e != NULL, "%s", err.msg);
 	zd_test_write_uneven(zd_deb_encoder_write, e, in, len, 100000, 3);
-	ck_assert_zd_ok(zd_deb_encoder_finish(e, &start, &size, &fed, &err), &err);
+	ck_assert_zd_ok(zd_deb_encoder_finish(e, &start, &size, &fed, &err),
+	                &err);
 	zd_deb_encoder_free(e);
 	ck_assert_uint_eq(fed, len);
 	ck_assert_uint_eq(size, wlen);
@@ -151,8 +152,10 @@ START_TEST(test_encoder_progress)
 	ck_assert_zd_ok(zd_deb_encoder_write(e, buf, piece, &err), &err);
 	zd_deb_encoder_on_progress(e, record_progress, &c);
 	for (int i = 1; i < 14; i++)	/* 42 MiB fed in all */
-		ck_assert_zd_ok(zd_deb_encoder_write(e, buf, piece, &err), &err);
-	ck_assert_zd_ok(zd_deb_encoder_finish(e, &off, &size, NULL, &err), &err);
+		ck_assert_zd_ok(zd_deb_encoder_write(e, buf, piece, &err),
+		                &err);
+	ck_assert_zd_ok(zd_deb_encoder_finish(e, &off, &size, NULL, &err),
+	                &err);
 	ck_assert_uint_eq(c.n, 2);
 	ck_assert_uint_eq(c.fed[0], 18u << 20);	/* first >= 16 MiB */
 	ck_assert_uint_eq(c.fed[1], 36u << 20);	/* 18 more */
@@ -196,7 +199,8 @@ warnings_for(size_t i, const char *path_in)
 	e = zd_deb_encoder_new(&p, fd, &err);
 	ck_assert_ptr_nonnull(e);
 	ck_assert_zd_ok(zd_deb_encoder_write(e, in, len, &err), &err);
-	ck_assert_zd_ok(zd_deb_encoder_finish(e, &off, &size, NULL, &err), &err);
+	ck_assert_zd_ok(zd_deb_encoder_finish(e, &off, &size, NULL, &err),
+	                &err);
 	zd_deb_encoder_free(e);
 	free(in);
 	close(fd);

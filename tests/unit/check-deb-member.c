@@ -130,8 +130,8 @@ START_TEST(test_member_read_file)
 	                                     &text, &len, &err), 0);
 	ck_assert_ptr_null(text);
 	/* any member is a tar: the data member has no ./control */
-	ck_assert_int_eq(zd_deb_member_read_file(&deb.data, &p, "control", &text,
-	                                     &len, &err), 0);
+	ck_assert_int_eq(zd_deb_member_read_file(&deb.data, &p, "control",
+	                                         &text, &len, &err), 0);
 	zd_deb_close(&deb);
 }
 END_TEST

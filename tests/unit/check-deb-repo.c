@@ -72,9 +72,12 @@ START_TEST(test_repo_output_names)
 	                &err);
 	ck_assert_int_eq(strncmp(b.output, "pool/", 5), 0);
 	ck_assert_str_eq(b.output + 21, "/hello.deb");
-	ck_assert_int_eq(zd_deb_repo_set_output(&b, "/dst", "../x.deb", &err), -1);
-	ck_assert_int_eq(zd_deb_repo_set_output(&b, "/dst", "/x.deb", &err), -1);
-	ck_assert_int_eq(zd_deb_repo_set_output(&b, "/dst", "a//x.deb", &err), -1);
+	ck_assert_int_eq(zd_deb_repo_set_output(&b, "/dst", "../x.deb", &err),
+	                 -1);
+	ck_assert_int_eq(zd_deb_repo_set_output(&b, "/dst", "/x.deb", &err),
+	                 -1);
+	ck_assert_int_eq(zd_deb_repo_set_output(&b, "/dst", "a//x.deb", &err),
+	                 -1);
 	free(first);
 	zd_deb_repo_job_free(&a);
 	zd_deb_repo_job_free(&b);
@@ -125,7 +128,8 @@ START_TEST(test_repo_job_roundtrip)
 	char conv[128];
 
 	job_init(&j, "a \"quoted\"\\name\tx.deb");
-	ck_assert_zd_ok(zd_deb_repo_set_output(&j, "/dst", "a.deb", &err), &err);
+	ck_assert_zd_ok(zd_deb_repo_set_output(&j, "/dst", "a.deb", &err),
+	                &err);
 	roundtrip(&j);
 	zd_deb_repo_conversion(&j, conv, sizeof(conv));
 	ck_assert_str_eq(conv, "zstd -19 indexed");
@@ -199,7 +203,8 @@ START_TEST(test_repo_job_malformed)
 	else
 		snprintf(line, sizeof(line), "%.*s%s%s", (int)(at - fmt), fmt,
 		         sha, at + 2);
-	ck_assert_int_eq(zd_deb_repo_job_parse(line, strlen(line), &j, &err), -1);
+	ck_assert_int_eq(zd_deb_repo_job_parse(line, strlen(line), &j, &err),
+	                 -1);
 	ck_assert_msg(strstr(err.msg, bad_jobs[_i].msg) != NULL, "%s: %s",
 	              line, err.msg);
 	ck_assert_ptr_null(j.input);
@@ -219,8 +224,8 @@ START_TEST(test_repo_result_save_load)
 	}, s;
 
 	job_init(&j, "a.deb");
-	ck_assert_zd_ok(zd_deb_repo_set_output(&j, zd_test_tmpdir, "a.deb", &err),
-	                &err);
+	ck_assert_zd_ok(zd_deb_repo_set_output(&j, zd_test_tmpdir, "a.deb",
+	                                       &err), &err);
 	ck_assert_int_eq(zd_deb_repo_result_load(&j, &s, &err), 0);
 	ck_assert_int_eq(zd_test_sh("mkdir -p '%s/.zdeb-repo/results'",
 	                            zd_test_tmpdir), 0);
@@ -269,8 +274,8 @@ START_TEST(test_repo_output_check)
 	ck_assert_zd_ok(zd_deb_repo_sha256_file(out, r.out_sha256, &size, &err),
 	                &err);
 	r.out_bytes = size;
-	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, true, why, sizeof(why),
-	                                      &err), 1);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, true, why,
+	                                          sizeof(why), &err), 1);
 	/* saved and loaded, the hash and redone come back */
 	ck_assert_zd_ok(zd_deb_repo_result_save(&j, &r, &err), &err);
 	ck_assert_int_eq(zd_deb_repo_result_load(&j, &s, &err), 1);
@@ -280,29 +285,29 @@ START_TEST(test_repo_output_check)
 	/* same size, one byte changed: only the hash sees it */
 	ck_assert_int_eq(zd_test_sh("printf X | dd of='%s' bs=1 seek=5 "
 	                            "conv=notrunc 2>/dev/null", out), 0);
-	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, false, why, sizeof(why),
-	                                      &err), 1);
-	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, true, why, sizeof(why),
-	                                      &err), 0);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, false, why,
+	                                          sizeof(why), &err), 1);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, true, why,
+	                                          sizeof(why), &err), 0);
 	ck_assert_ptr_nonnull(strstr(why, "SHA-256"));
 	/* zero bytes */
 	ck_assert_int_eq(zd_test_sh(": >'%s'", out), 0);
-	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, false, why, sizeof(why),
-	                                      &err), 0);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, false, why,
+	                                          sizeof(why), &err), 0);
 	ck_assert_msg(strstr(why, "0 bytes, its result says") != NULL, "%s",
 	              why);
 	/* missing */
 	ck_assert_int_eq(unlink(out), 0);
-	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, false, why, sizeof(why),
-	                                      &err), 0);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, false, why,
+	                                          sizeof(why), &err), 0);
 	ck_assert_ptr_nonnull(strstr(why, "missing"));
 	/* a result of before hashes were kept matches by size only */
 	ck_assert_int_eq(zd_test_sh("seq 1 1000 >'%s'", out), 0);
 	r.out_sha256[0] = '\0';
-	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, false, why, sizeof(why),
-	                                      &err), 1);
-	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, true, why, sizeof(why),
-	                                      &err), 0);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, false, why,
+	                                          sizeof(why), &err), 1);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, true, why,
+	                                          sizeof(why), &err), 0);
 	ck_assert_ptr_nonnull(strstr(why, "no SHA-256"));
 	free(out);
 	zd_deb_repo_job_free(&j);
@@ -332,8 +337,9 @@ START_TEST(test_repo_tmp_names)
 	                            &pid));
 	ck_assert_int_eq(pid, 4242);
 	pid = 0;
-	ck_assert(zd_deb_repo_tmp_owner("k-a@b.deb@node1.example.77.zdeb-AbC123",
-	                            "node1.example", &pid));
+	ck_assert(zd_deb_repo_tmp_owner(
+		"k-a@b.deb@node1.example.77.zdeb-AbC123",
+		"node1.example", &pid));
 	ck_assert_int_eq(pid, 77);
 	ck_assert(!zd_deb_repo_tmp_owner("k-a.deb@node1.example.77", "example",
 	                             &pid));
@@ -380,7 +386,8 @@ START_TEST(test_repo_publish)
 	ck_assert_int_eq(zd_deb_repo_publish(&j, tmp, &r, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_str_eq(r.out_sha256, "");
-	ck_assert_int_eq(zd_deb_repo_copy_file("/nonexistent/x", tmp, &err), -1);
+	ck_assert_int_eq(zd_deb_repo_copy_file("/nonexistent/x", tmp, &err),
+	                 -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "cannot open"));
 	free(tmp);
 	free(out);
@@ -401,8 +408,8 @@ START_TEST(test_repo_jobs_load)
 		ck_assert_ptr_nonnull(f);
 		job_init(&j, "a.deb");
 		j.index = (uint64_t)i;
-		ck_assert_zd_ok(zd_deb_repo_set_output(&j, "/dst", "a.deb", &err),
-		                &err);
+		ck_assert_zd_ok(zd_deb_repo_set_output(&j, "/dst", "a.deb",
+		                                       &err), &err);
 		ck_assert_zd_ok(zd_deb_repo_job_write(&j, f, &err), &err);
 		zd_deb_repo_job_free(&j);
 		fclose(f);
@@ -420,12 +427,12 @@ START_TEST(test_repo_jobs_load)
 	ck_assert_ptr_nonnull(strstr(err.msg, "line 1: index 1, not 0"));
 	ck_assert_int_eq(zd_test_sh("echo '{' >>'%s'",
 	                            zd_test_path("jobs.jsonl")), 0);
-	ck_assert_int_eq(zd_deb_repo_jobs_load(zd_test_path("jobs.jsonl"), &jobs,
-	                                   &err), -1);
+	ck_assert_int_eq(zd_deb_repo_jobs_load(zd_test_path("jobs.jsonl"),
+	                                       &jobs, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_FORMAT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "line 3"));
-	ck_assert_int_eq(zd_deb_repo_jobs_load(zd_test_path("none"), &jobs, &err),
-	                 -1);
+	ck_assert_int_eq(zd_deb_repo_jobs_load(zd_test_path("none"), &jobs,
+	                                       &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 }
 END_TEST
@@ -456,8 +463,8 @@ START_TEST(test_repo_index_check)
 		"printf 'Package: a\nFilename: pool/a.deb\nSize: 10\nSHA256: "
 		"%s\n\nPackage: b\nFilename: pool/b.deb\nSize: 20\nSHA256: "
 		"%s\n' >'%s'", h1, h2, zd_test_path("Packages")), 0);
-	ck_assert_int_eq(zd_deb_repo_index_check(zd_test_path("Packages"), want, 2,
-	                                     count_say, &said, &err), 0);
+	ck_assert_int_eq(zd_deb_repo_index_check(zd_test_path("Packages"), want,
+	                                         2, count_say, &said, &err), 0);
 	ck_assert_int_eq(said, 0);
 	ck_assert(want[0].seen && want[1].seen);
 	/* b's Size and a's SHA256 wrong */
@@ -465,8 +472,8 @@ START_TEST(test_repo_index_check)
 		"printf 'Filename: pool/a.deb\nSize: 10\nSHA256: %s\n\n"
 		"Filename: pool/b.deb\nSize: 0\nSHA256: %s\n' >'%s'", h2, h2,
 		zd_test_path("Packages")), 0);
-	ck_assert_int_eq(zd_deb_repo_index_check(zd_test_path("Packages"), want, 2,
-	                                     count_say, &said, &err), 2);
+	ck_assert_int_eq(zd_deb_repo_index_check(zd_test_path("Packages"), want,
+	                                         2, count_say, &said, &err), 2);
 	ck_assert_int_eq(said, 2);
 	/* a twice, b missing, c a stranger */
 	ck_assert_int_eq(zd_test_sh(
@@ -474,8 +481,8 @@ START_TEST(test_repo_index_check)
 		"Filename: pool/a.deb\nSize: 10\nSHA256: %s\n\n"
 		"Filename: pool/c.deb\nSize: 1\nSHA256: %s\n' >'%s'", h1, h1,
 		h1, zd_test_path("Packages")), 0);
-	ck_assert_int_eq(zd_deb_repo_index_check(zd_test_path("Packages"), want, 2,
-	                                     NULL, NULL, &err), 3);
+	ck_assert_int_eq(zd_deb_repo_index_check(zd_test_path("Packages"), want,
+	                                         2, NULL, NULL, &err), 3);
 	ck_assert_int_eq(zd_deb_repo_index_check(zd_test_path("none"), want, 2,
 	                                     NULL, NULL, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
@@ -493,19 +500,21 @@ START_TEST(test_repo_archive_project)
 		"printf 'Package: a\nSize: 1000\nInstalled-Size: 10\n\n"
 		"Package: b\nSize: 500\nInstalled-Size: 4\n' | xz "
 		">'%s'", zd_test_path("Packages.xz")), 0);
-	ck_assert_zd_ok(zd_deb_repo_archive_read(zd_test_path("Packages.xz"), &a,
-	                                     &err), &err);
+	ck_assert_zd_ok(zd_deb_repo_archive_read(zd_test_path("Packages.xz"),
+	                                         &a, &err), &err);
 	ck_assert_uint_eq(a.packages, 2);
 	ck_assert_uint_eq(a.deb_bytes, 1500);
 	ck_assert_uint_eq(a.tar_bytes, 14 * 1024);
 	ck_assert_zd_ok(zd_deb_repo_archive_read("2G", &a, &err), &err);
 	ck_assert_uint_eq(a.packages, 0);
 	ck_assert_uint_eq(a.deb_bytes, 2ULL << 30);
-	ck_assert_int_eq(zd_deb_repo_archive_read("no-such-file", &a, &err), -1);
+	ck_assert_int_eq(zd_deb_repo_archive_read("no-such-file", &a, &err),
+	                 -1);
 	ck_assert_int_eq(err.code, ZD_E_USAGE);
 	/* 36 GB of tar at 10 MB per CPU-second: 1 h on 1, 1/16 h on 16 */
 	ck_assert(zd_deb_repo_project_hours(36000000000ULL, 1e7, 1) == 1.0);
-	ck_assert(zd_deb_repo_project_hours(36000000000ULL, 1e7, 16) == 1.0 / 16);
+	ck_assert(zd_deb_repo_project_hours(36000000000ULL, 1e7, 16) ==
+	          1.0 / 16);
 	ck_assert(zd_deb_repo_project_hours(36000000000ULL, 1e7, 256) ==
 	          1.0 / 256);
 }
@@ -522,7 +531,8 @@ stanza(void *ctx, const struct zd_control *st, struct zd_error *err)
 	struct seen *s = ctx;
 
 	(void)err;
-	snprintf(s->names[s->n++], 32, "%s", zd_dpkg_control_get(st, "Package"));
+	snprintf(s->names[s->n++], 32, "%s",
+	         zd_dpkg_control_get(st, "Package"));
 	return 0;
 }
 
@@ -595,7 +605,8 @@ START_TEST(test_repo_decide)
 		                            zd_test_tmpdir, cases[i].build), 0);
 		ck_assert_zd_ok(zd_deb_open(zd_test_path("p.deb"), &deb, &err),
 		                &err);
-		ck_assert_zd_ok(zd_deb_repo_decide(&deb, &zstd, &j, &err), &err);
+		ck_assert_zd_ok(zd_deb_repo_decide(&deb, &zstd, &j, &err),
+		                &err);
 		ck_assert_str_eq(j.from, cases[i].from);
 		ck_assert_int_eq(j.action, cases[i].zstd_action);
 		ck_assert_zd_ok(zd_deb_repo_decide(&deb, &d11, &j, &err), &err);

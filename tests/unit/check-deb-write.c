@@ -72,7 +72,8 @@ START_TEST(test_debout_members)
 	mode_t old = umask(022);
 
 	ck_assert_int_eq(zd_test_sh("mkdir '%s/o'", zd_test_tmpdir), 0);
-	ck_assert_zd_ok(zd_deb_write_open(&d, out, 1700000000, true, &err), &err);
+	ck_assert_zd_ok(zd_deb_write_open(&d, out, 1700000000, true, &err),
+	                &err);
 	/* nothing at the output path until commit */
 	ck_assert_int_ne(access(out, F_OK), 0);
 	finish_reference(&d);
@@ -102,11 +103,11 @@ check_end_refused(const char *bytes, uint64_t skip, uint64_t size,
 	struct zd_debout d;
 	uint64_t off;
 
-	ck_assert_zd_ok(zd_deb_write_open(&d, zd_test_path("x.deb"), 0, false, &err),
-	                &err);
+	ck_assert_zd_ok(zd_deb_write_open(&d, zd_test_path("x.deb"), 0, false,
+	                                  &err), &err);
 	off = put_member(&d, bytes);
-	ck_assert_int_eq(zd_deb_write_end(&d, "data.tar", off + skip, size, &err),
-	                 -1);
+	ck_assert_int_eq(zd_deb_write_end(&d, "data.tar", off + skip, size,
+	                                  &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_INTERNAL);
 	ck_assert_msg(strstr(err.msg, msg) != NULL, "%s", err.msg);
 	zd_deb_write_abort(&d);
@@ -143,7 +144,8 @@ START_TEST(test_debout_fifo_written_into)
 	                            "{ cat fifo >got.deb & }", zd_test_tmpdir),
 	                 0);
 	ck_assert_int_eq(setenv("TMPDIR", zd_test_path("t"), 1), 0);
-	ck_assert_zd_ok(zd_deb_write_open(&d, fifo, 1700000000, false, &err), &err);
+	ck_assert_zd_ok(zd_deb_write_open(&d, fifo, 1700000000, false, &err),
+	                &err);
 	finish_reference(&d);
 	zd_deb_write_abort(&d);
 	unsetenv("TMPDIR");
@@ -168,8 +170,9 @@ START_TEST(test_debout_open_fails)
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_debout d;
 
-	ck_assert_int_eq(zd_deb_write_open(&d, zd_test_path("no/such/dir/x.deb"),
-	                                0, true, &err), -1);
+	ck_assert_int_eq(zd_deb_write_open(&d,
+	                                   zd_test_path("no/such/dir/x.deb"),
+	                                   0, true, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "no/such/dir/x.deb"));
 	zd_deb_write_abort(&d);

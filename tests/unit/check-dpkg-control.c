@@ -160,8 +160,8 @@ START_TEST(test_control_nul)
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_control ctl;
 
-	ck_assert_zd_ok(zd_dpkg_control_parse(in, sizeof(in) - 1, "c", &ctl, &err),
-	                &err);
+	ck_assert_zd_ok(zd_dpkg_control_parse(in, sizeof(in) - 1, "c", &ctl,
+	                                      &err), &err);
 	ck_assert_uint_eq(ctl.n, 2);
 	ck_assert_str_eq(zd_dpkg_control_get(&ctl, "X-Y"), "b");
 	zd_dpkg_control_free(&ctl);
@@ -219,8 +219,8 @@ START_TEST(test_control_callbacks)
 	struct zd_control ctl;
 	int lno;
 
-	ck_assert_int_eq(zd_dpkg_control_parse_dpkg(in, strlen(in), &ctl, &cb, &lno,
-	                                       &err), -1);
+	ck_assert_int_eq(zd_dpkg_control_parse_dpkg(in, strlen(in), &ctl, &cb,
+	                                            &lno, &err), -1);
 	ck_assert_str_eq(seen.log, "[Package@2,2 Description@4,3 ]2@5 "
 	                 "[Package@6,6 X-A@7,7 ");
 	ck_assert_int_eq(lno, 8);
@@ -229,8 +229,8 @@ START_TEST(test_control_callbacks)
 	zd_dpkg_control_free(&ctl);
 	/* Blank lines after a stanza begin no second one. */
 	seen.log[0] = '\0';
-	ck_assert_int_eq(zd_dpkg_control_parse_dpkg("X-A: 1\n\n\032\n", 11, &ctl,
-	                                       &cb, &lno, &err), 0);
+	ck_assert_int_eq(zd_dpkg_control_parse_dpkg("X-A: 1\n\n\032\n", 11,
+	                                            &ctl, &cb, &lno, &err), 0);
 	ck_assert_str_eq(seen.log, "[X-A@1,1 ]1@2 ");
 	ck_assert_int_eq(lno, 4);
 	zd_dpkg_control_free(&ctl);

@@ -90,7 +90,8 @@ END_TEST
 START_TEST(test_pkgformat_source_version)
 {
 	struct zd_error err = ZD_ERROR_INIT;
-	struct zd_pkgformat *f = zd_dpkg_format_parse("${source:Version}", &err);
+	struct zd_pkgformat *f =
+		zd_dpkg_format_parse("${source:Version}", &err);
 	struct loaded l;
 
 	ck_assert_ptr_nonnull(f);

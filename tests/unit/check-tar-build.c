@@ -132,8 +132,8 @@ build_ours(const char *tree, const char *out, bool control,
 
 	ck_assert_int_ge(fd, 0);
 	if (control)
-		ck_assert_zd_ok(zd_tar_build_control(tree, o, &sink, &size, &err),
-		                &err);
+		ck_assert_zd_ok(zd_tar_build_control(tree, o, &sink, &size,
+		                                     &err), &err);
 	else
 		ck_assert_zd_ok(zd_tar_build_data(tree, o, &sink, &size, &err),
 		                &err);
@@ -303,13 +303,13 @@ START_TEST(test_tarbuild_newline)
 
 	snprintf(path, sizeof(path), "%s/a\nb", zd_test_tmpdir);
 	zd_test_write_file(path, "x", 1);
-	ck_assert_int_eq(zd_tar_build_data(zd_test_tmpdir, &o, &sink, NULL, &err),
-	                 -1);
+	ck_assert_int_eq(zd_tar_build_data(zd_test_tmpdir, &o, &sink, NULL,
+	                                   &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_FORMAT);
 	ck_assert_str_eq(err.msg, "newline not allowed in pathname './a\nb'");
 	o.nocheck = true;
-	ck_assert_zd_ok(zd_tar_build_data(zd_test_tmpdir, &o, &sink, NULL, &err),
-	                &err);
+	ck_assert_zd_ok(zd_tar_build_data(zd_test_tmpdir, &o, &sink, NULL,
+	                                  &err), &err);
 	close(fd);
 }
 END_TEST

@@ -46,7 +46,8 @@ static void
 put_long(struct tarbuf *t, char type, const char *s)
 {
 	ck_assert_uint_le(t->len + BLK, MAXTAR);
-	zd_tar_header_longlink(type, strlen(s) + 1, "root", "root", t->b + t->len);
+	zd_tar_header_longlink(type, strlen(s) + 1, "root", "root",
+	                       t->b + t->len);
 	t->len += BLK;
 	put_data(t, s, strlen(s) + 1);
 }

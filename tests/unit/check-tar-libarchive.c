@@ -16,8 +16,8 @@ START_TEST(test_archive_load_missing)
 	struct zd_archive_fns fns;
 
 	memset(&fns, 0, sizeof(fns));
-	ck_assert_int_eq(zd_tar_libarchive_load("libzdeb-no-such.so.0", &fns, &err),
-	                 -1);
+	ck_assert_int_eq(zd_tar_libarchive_load("libzdeb-no-such.so.0", &fns,
+	                                        &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_msg(strstr(err.msg, "cannot load libarchive "
 	                     "(libzdeb-no-such.so.0)") != NULL, "%s", err.msg);

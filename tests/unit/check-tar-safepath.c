@@ -74,8 +74,8 @@ START_TEST(test_safepath_limits)
 
 	memset(name, 'a', 300);
 	name[300] = '\0';
-	ck_assert_int_eq(zd_tar_safepath_normalize(name, out, sizeof(out), &err),
-	                 -1);
+	ck_assert_int_eq(zd_tar_safepath_normalize(name, out, sizeof(out),
+	                                           &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_LIMIT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "component too long"));
 	err = (struct zd_error)ZD_ERROR_INIT;
