@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/decode.sh [--runs N] [--levels "3 19"] [lib | text | TREE]
+# bench/decode.sh --ceiling [--runs N] [--levels 3] [lib | text | TREE]...
 #
 # Size and decode speed of zdeb's zstd layouts on one tar of real files
 # (lib, the default: ~150 MB of /usr/lib/x86_64-linux-gnu and
@@ -11,42 +12,55 @@
 # then through a pipe into cat (as dpkg reads); then -T1 against -T2 into
 # /dev/null, a file and a pipe into cat, wall and CPU time.  Prints the CPU,
 # its caches and the load, medians and ratios.  Not a test.
+#
+# --ceiling: only the parallel decoder against the machine's own ceiling,
+# for each tree given (default: lib text) and sink (/dev/null, a pipe into
+# cat): -T1 and -T2 wall time, two -T1 decodes of two copies side by side
+# each into a sink of its own (the ceiling for -T2/-T1: 2 x -T1 / the pair),
+# -T2/-T1 as a share of that ceiling (and, "of null", of the /dev/null
+# pair's, the one issue 27's first table used for both sinks), and zdeb's
+# CPU time (task-clock) with -T2 against -T1; medians of interleaved rounds,
+# with their spread.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=7
 levels="3 19"
+ceiling=
 zdeb=${ZDEB:-$top/_build/src/zdeb}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=$2; shift 2;;
 	--levels) levels=$2; shift 2;;
-	-h|--help) sed -n '3,13p' "$0"; exit 0;;
+	--ceiling) ceiling=1; shift;;
+	-h|--help) sed -n '3,21p' "$0"; exit 0;;
 	*) break;;
 	esac
 done
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/zdeb-decode.XXXXXX")
 trap 'rm -rf "$W"' EXIT
-if [ $# -gt 0 ] && [ "$1" = text ]; then
-	tree=$W/pkg
-	"$top/tools/demo-input.sh" "$tree" 2>/dev/null
-elif [ $# -gt 0 ] && [ "$1" != lib ]; then
-	tree=$1
-else
-	tree=$W/pkg
-	mkdir -p "$tree/DEBIAN"
-	find /usr/lib/x86_64-linux-gnu /usr/share/perl /usr/share/perl5 -type f -links 1 \
-	     -printf '%s %p\n' 2>/dev/null | sort -k2 |
-		awk '{ t += $1; sub(/^[0-9]+ /, ""); print; if (t > 150e6) exit }' \
-		>"$W/list"
-	tar -cf - -T "$W/list" 2>/dev/null | tar -xf - -C "$tree"
-	printf 'Package: bench\nVersion: 1\nArchitecture: all\nMaintainer: b <b@example.org>\nDescription: bench\n' \
-		>"$tree/DEBIAN/control"
-fi
 
-dpkg-deb -Znone -b "$tree" "$W/base.deb" >/dev/null
-"$zdeb" cat-data "$W/base.deb" >"$W/data.tar"
-mb=$(stat -c %s "$W/data.tar")
+# base_deb lib|text|TREE OUT: OUT is the tree as an uncompressed .deb
+base_deb() {
+	local tree=$W/pkg
+	rm -rf "$tree"
+	if [ "$1" = text ]; then
+		"$top/tools/demo-input.sh" "$tree" 2>/dev/null
+	elif [ "$1" != lib ]; then
+		tree=$1
+	else
+		mkdir -p "$tree/DEBIAN"
+		find /usr/lib/x86_64-linux-gnu /usr/share/perl /usr/share/perl5 -type f -links 1 \
+		     -printf '%s %p\n' 2>/dev/null | sort -k2 |
+			awk '{ t += $1; sub(/^[0-9]+ /, ""); print; if (t > 150e6) exit }' \
+			>"$W/list"
+		tar -cf - -T "$W/list" 2>/dev/null | tar -xf - -C "$tree"
+		printf 'Package: bench\nVersion: 1\nArchitecture: all\nMaintainer: b <b@example.org>\nDescription: bench\n' \
+			>"$tree/DEBIAN/control"
+	fi
+	dpkg-deb -Znone -b "$tree" "$2" >/dev/null
+	[ "$tree" != "$W/pkg" ] || rm -rf "$tree"
+}
 # caches: "L1d 32K, L1i 32K, L2 512K, L3 32768K (shared by 2)"
 caches() {
 	local d l t sz sh out=
@@ -61,12 +75,88 @@ caches() {
 	done
 	echo "${out:-unknown}"
 }
+cpu_line() {
+	echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; caches $(caches)"
+}
+
+# shellcheck source=bench/timing.sh
+. "$top/bench/timing.sh"
+
+# ceiling_table TREE...: see --ceiling above
+ceiling_table() {
+	local L=${levels%% *} name r t k c1 c2 sp
+	local -A cpu
+	cpu_line
+	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (wall times are only meaningful under 0.5)"
+	echo "level $L; medians of $runs interleaved rounds, spread lowest-highest; pair: two -T1 decodes of two copies at once, each into its own sink; ceiling: 2 x -T1 / pair; of ceiling: (-T2/-T1) / ceiling; cpu: zdeb's task-clock"
+	printf '%-5s %-9s %-24s %-24s %-24s %7s %7s %7s %7s %9s %9s %8s\n' \
+		tree sink "-T1 s" "-T2 s" "pair s" "-T2/-T1" ceiling \
+		"of ceil" "of null" "cpu -T1" "cpu -T2" cpu
+	for name in "$@"; do
+		base_deb "$name" "$W/base.deb"
+		"$zdeb" recompress -T2 -z"$L" "$W/base.deb" "$W/i.deb"
+		cp "$W/i.deb" "$W/i-copy.deb"
+		rm -f "$W/base.deb"
+		local d="'$zdeb' cat-data"
+		rounds "$runs" \
+			"n1=$d -T1 '$W/i.deb'" "n2=$d -T2 '$W/i.deb'" \
+			"npair=$d -T1 '$W/i.deb' & $d -T1 '$W/i-copy.deb'; wait" \
+			"p1=$d -T1 '$W/i.deb' | cat" "p2=$d -T2 '$W/i.deb' | cat" \
+			"ppair=$d -T1 '$W/i.deb' | cat & $d -T1 '$W/i-copy.deb' | cat; wait"
+		cpu=()
+		if command -v perf >/dev/null &&
+		   perf stat -e task-clock true >/dev/null 2>&1; then
+			for ((r = 0; r < runs; r++)); do
+				for k in n1 n2 p1 p2; do
+					t=${k#?}
+					if [ "${k%?}" = p ]; then
+						perf stat -x, -e task-clock -o "$W/cpu" \
+							"$zdeb" cat-data -T"$t" "$W/i.deb" | cat >/dev/null
+					else
+						perf stat -x, -e task-clock -o "$W/cpu" \
+							"$zdeb" cat-data -T"$t" "$W/i.deb" >/dev/null
+					fi
+					cpu[$k]+=" $(awk -F, '/task-clock/ {print $1}' "$W/cpu")"
+				done
+			done
+		fi
+		for sp in "/dev/null:n" "pipe, cat:p"; do
+			k=${sp#*:}
+			c1=-; c2=-
+			if [ -n "${cpu[${k}1]:-}" ]; then
+				# shellcheck disable=SC2086
+				c1=$(awk "BEGIN {printf \"%.1f\", $(median ${cpu[${k}1]})}")
+				# shellcheck disable=SC2086
+				c2=$(awk "BEGIN {printf \"%.1f\", $(median ${cpu[${k}2]})}")
+			fi
+			local sup ceil nceil
+			sup=$(ratio "${T[${k}1]}" "${T[${k}2]}")
+			nceil=$(awk "BEGIN {printf \"%.2f\", 2 * ${T[n1]} / ${T[npair]}}")
+			ceil=$(awk "BEGIN {printf \"%.2f\", 2 * ${T[${k}1]} / ${T[${k}pair]}}")
+			printf '%-5s %-9s %-24s %-24s %-24s %6sx %6sx %7s %7s %7sms %7sms %8s\n' \
+				"$(basename "$name")" "${sp%:*}" \
+				"${T[${k}1]} (${S[${k}1]})" "${T[${k}2]} (${S[${k}2]})" \
+				"${T[${k}pair]} (${S[${k}pair]})" "$sup" "$ceil" \
+				"$(ratio "$sup" "$ceil")" "$(ratio "$sup" "$nceil")" \
+				"$c1" "$c2" "$([ "$c1" = - ] && echo - || pct "$c2" "$c1")"
+		done
+	done
+	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+if [ -n "$ceiling" ]; then
+	[ $# -gt 0 ] || set -- lib text
+	ceiling_table "$@"
+	exit 0
+fi
+
+base_deb "${1:-lib}" "$W/base.deb"
+"$zdeb" cat-data "$W/base.deb" >"$W/data.tar"
+mb=$(stat -c %s "$W/data.tar")
 echo "input: $(awk "BEGIN {printf \"%.1f\", $mb / 1e6}") MB tar; median of $runs interleaved rounds"
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; caches $(caches)"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (wall times are only meaningful under 0.5)"
 
-# shellcheck source=bench/timing.sh
-. "$top/bench/timing.sh"
 member() { (cd "$W" && ar p "$1" "$(ar t "$1" | sed -n 3p)") >"$2"; }
 # cpu_ms RUNS CMD... : task-clock milliseconds of CMD, the mean of RUNS
 # runs (perf stat -r; output dropped)

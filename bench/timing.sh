@@ -20,8 +20,9 @@ median() {
 # the order given; sets T[NAME] to the median seconds.  A CMD is eval'd
 # with its output thrown away; PRE[NAME], if set, is eval'd untimed before
 # each run (removing an output, so that unlinking the previous one is not
-# counted).  A failing command stops the bench.
-declare -A T PRE
+# counted).  A failing command stops the bench.  S[NAME] is the spread,
+# "lowest-highest" seconds.
+declare -A T PRE S
 rounds() {
 	local runs=$1 r spec name cmd t0 t1
 	local -A us
@@ -42,6 +43,9 @@ rounds() {
 		name=${spec%%=*}
 		# shellcheck disable=SC2086
 		T[$name]=$(awk "BEGIN {printf \"%.4f\", $(median ${us[$name]}) / 1e6}")
+		# shellcheck disable=SC2086
+		S[$name]=$(printf '%s\n' ${us[$name]} | sort -g |
+			awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.4f-%.4f", lo / 1e6, hi / 1e6}')
 	done
 }
 

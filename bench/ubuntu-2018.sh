@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/ubuntu-2018.sh [--runs N] [--cache DIR] [--fs ext4|tmpfs|DIR]
+# bench/ubuntu-2018.sh [--runs auto|N] [--cache DIR] [--fs ext4|tmpfs|DIR]
 #                      [--modes LIST] [--only LIST] [--nice N] [--zdeb PATH]
+#                      [--allow-loaded]
 #
 # Ubuntu's 2018 announcement of zstd for dpkg published xz -> zstd install
 # times (plain dpkg -i and under eatmydata) for three big packages, and
@@ -9,12 +10,15 @@
 # counterparts with apt-get download (the image package linux-image-amd64
 # depends on, firefox-esr, libreoffice-core) into CACHE (default
 # /var/tmp/zdeb-ubuntu-2018, reused), and unpacks each with zdeb-perf
-# install (dpkg --unpack on a fresh ext4 per run, N runs, interleaved):
+# install (dpkg --unpack on a fresh ext4 per run, in rounds until every
+# ratio's 95 % interval is within 5 %, or N rounds; zdeb-perf's quiet gate
+# waits for a quiet machine unless --allow-loaded):
 # stock dpkg-deb on xz -6 and on zstd -19, and zdeb as dpkg-deb on zstd
 # -19 in the indexed layout, plain and under eatmydata; plus one perf
 # sample per variant.  It prints, per package, elapsed, user, sys, %CPU
 # and max RSS per variant and mode beside Ubuntu's 2018 figures, the
-# speed-up ratios, and the share of the codec library in the samples.
+# speed-up ratios with their 95 % intervals, the A/A row, and the share
+# of the codec library in the samples.
 #
 # The packages' maintainer scripts are removed first: dpkg runs them
 # without a chroot here, and the kernel's would work on this machine's
@@ -24,7 +28,8 @@
 # written on are shared.  Needs root (mount, apt-get).  Not a test.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-runs=4
+runs=auto
+allow=
 cache=/var/tmp/zdeb-ubuntu-2018
 fs=ext4
 modes=default,eatmydata
@@ -40,7 +45,8 @@ while [ $# -gt 0 ]; do
 	--only) only=${2//,/ }; shift 2;;
 	--nice) nice=$2; shift 2;;
 	--zdeb) zdeb=$2; shift 2;;
-	-h|--help) sed -n '3,26p' "$0"; exit 0;;
+	--allow-loaded) allow=--allow-loaded; shift;;
+	-h|--help) sed -n '3,28p' "$0"; exit 0;;
 	*) echo "unknown option: $1" >&2; exit 2;;
 	esac
 done
@@ -99,14 +105,15 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 echo "bench/ubuntu-2018.sh: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
 lscpu | grep -E '^L[123][di]? cache' | sed 's/  */ /g' | paste -sd';' -
 echo "zdeb $("$zdeb" --version | head -1 | cut -d' ' -f2); $(dpkg --version | head -1); load average $(load) at start"
-echo "zdeb-perf install --runs $runs --fs $fs --modes $modes --nice $nice, variants xz -6 and zstd -19 with stock dpkg-deb, zstd -19 indexed with zdeb as dpkg-deb; maintainer scripts removed"
+echo "zdeb-perf install --runs $runs${allow:+ $allow} --fs $fs --modes $modes --nice $nice, variants xz -6 and zstd -19 with stock dpkg-deb, zstd -19 indexed with zdeb as dpkg-deb; maintainer scripts removed"
 
 for name in $only; do
 	[ -n "${PKG[$name]:-}" ] || { echo "--only: unknown '$name'" >&2; exit 2; }
 	deb=$(fetch "${PKG[$name]}")
 	nd=$(noscripts "$deb")
 	echo "== $name: $(basename "$deb"), load average $(load)" >&2
-	"$perf" install --runs "$runs" --fs "$fs" --modes "$modes" --nice "$nice" \
+	"$perf" install --runs "$runs" ${allow:+"$allow"} --fs "$fs" \
+		--modes "$modes" --nice "$nice" \
 		--variants xz,zstd-single,zstd-indexed --backends stock,zdeb \
 		--pairs xz/stock,zstd-single/stock,zstd-indexed/zdeb --perf \
 		--workdir "$cache/work/$name" --json "$cache/out/$name.json" \
@@ -135,11 +142,22 @@ for name in names:
     d = json.load(open(os.path.join(out, name + ".json")))
     det = json.load(open(os.path.join(out, name + ".details.json")))
     m = d["machine"]
-    nrun = m["runs_per_config"]
-    print("\n### %s: %s, %.1f MB of tar; median of %d [min-max]%s"
+    rd = d["rounds"]
+    g = d["gate"]
+    nrun = rd["rounds"]
+    print("\n### %s: %s, %.1f MB of tar; median of %d rounds [min-max]%s%s"
           % (name, m["inputs"][0], m["tar_bytes"] / 1e6, nrun,
              "; LOADED (load %.1f at start)" % m["load_avg_start"][0]
-             if m["loaded"] else ""))
+             if m["loaded"] else "",
+             "; LOADED RUNS KEPT (--allow-loaded)" if g["allow_loaded"]
+             else ""))
+    cmp = {(c["a"], c["b"]): c for c in d["comparisons"]}
+
+    def ci(c):
+        if c is None or c["ratio"] is None:
+            return "-"
+        return "%.2fx [%s]" % (c["ratio"], "%.2f-%.2f" % tuple(c["ci95"])
+                               if c["ci95"] else "undefined")
     print("| mode | variant | elapsed s | user s | sys s | %CPU | "
           "max RSS MB | Ubuntu 2018 s |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
@@ -148,11 +166,11 @@ for name in names:
         if r["mode"] not in modes:
             modes.append(r["mode"])
     for mode in modes:
-        el = {}
         for (v, b), lab in LABEL.items():
             rs = [r for r in d["runs"] if r["variant"] == v and
                   r["backend"] == b and r["mode"] == mode and
-                  r["status"] == "ok"]
+                  r["role"] == "run" and r["status"] == "ok" and
+                  not r["discarded"]]
             u = ub.get(UBK.get((mode, "%s-%s" % (v, b)), ""), {}).get(
                 name, "")
             if not rs:
@@ -160,11 +178,10 @@ for name in names:
                       % (MODE[mode], lab, u))
                 continue
             e = [r["elapsed_s"] for r in rs]
-            el[v] = med(e)
             print("| %s | %s | %.2f [%.2f-%.2f]%s | %.2f | %.2f | %.0f | "
                   "%.0f | %s |" % (
                       MODE[mode], lab, med(e), min(e), max(e),
-                      " !" if any(r["drift_flag"] for r in rs) else "",
+                      " !" if any(r["loaded"] for r in rs) else "",
                       med([r["user_s"] for r in rs]),
                       med([r["sys_s"] for r in rs]),
                       med([r["cpu_pct"] for r in rs]),
@@ -175,12 +192,19 @@ for name in names:
         uratio = "%.2fx" % (float(ux) / float(uz)) \
             if ux not in ("", "-") and uz not in ("", "-") else "-"
 
-        def ratio(a, b):
-            return "%.2fx" % (el[a] / el[b]) if a in el and b in el \
-                else "-"
-        print("| %s | speed-up xz / zstd, xz / zdeb indexed | %s, %s | | | "
-              "| | %s |" % (MODE[mode], ratio("xz", "zstd-single"),
-                            ratio("xz", "zstd-indexed"), uratio))
+        def ratio(b):
+            return ci(cmp.get(("xz/stock/%s/hot" % mode, b % mode)))
+        print("| %s | speed-up xz / zstd, xz / zdeb indexed (95 %% "
+              "interval) | %s, %s | | | | | %s |"
+              % (MODE[mode], ratio("zstd-single/stock/%s/hot"),
+                 ratio("zstd-indexed/zdeb/%s/hot"), uratio))
+    aa = d["aa"]
+    print("\nA/A (%s against itself): %s%s; %d rounds (%s%s)" % (
+        aa["a"], ci(aa), "" if aa["contains_1"] else
+        " NOT TRUSTWORTHY" if aa["contains_1"] is False else
+        " (too few rounds)", nrun, rd["stopped_by"],
+        "; not converged: " + ", ".join(rd["not_converged"])
+        if rd["not_converged"] else ""))
     shares = {(p["variant"], p["backend"]): p["shares_pct"]
               for p in det.get("perf", [])}
     if shares:
@@ -198,7 +222,8 @@ for name in names:
 print("\nUbuntu 2018, kernel install: liblzma 54.8 % of the cycles with xz,"
       " libzstd 11.0 % with zstd; user time about halved.")
 print("Ubuntu's times include the maintainer scripts; ours do not (dpkg "
-      "--unpack without them).  '!': a round whose control drifted over "
-      "10 %%; see %s/<package>.txt for the full tables." % out)
+      "--unpack without them).  Speed-ups: the median of per-round ratios "
+      "with its 95 %% interval (zdeb-perf(1)).  '!': loaded runs kept "
+      "(--allow-loaded); see %s/<package>.txt for the full tables." % out)
 PY
 echo "load average $(load) at end"

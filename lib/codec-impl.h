@@ -79,7 +79,7 @@ extern const struct zd_cstream_ops zd_codec_xz_stream;
 
 /* A streaming compressor run over in_fd[0, in_size): the compress()
  * of the codecs that have one. */
-int zd_cstream_compress_file(const struct zd_comp_params *p, int in_fd,
+int zd_codec_stream_compress_file(const struct zd_comp_params *p, int in_fd,
                              uint64_t in_size, int out_fd,
                              struct zd_error *err);
 

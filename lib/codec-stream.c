@@ -25,13 +25,13 @@ stream_ops(const struct zd_comp_params *p)
 }
 
 bool
-zd_cstream_supported(const struct zd_comp_params *p)
+zd_codec_stream_supported(const struct zd_comp_params *p)
 {
 	return stream_ops(p) != NULL;
 }
 
 struct zd_cstream *
-zd_cstream_new(const struct zd_comp_params *p, int out_fd,
+zd_codec_stream_new(const struct zd_comp_params *p, int out_fd,
                struct zd_error *err)
 {
 	const struct zd_cstream_ops *ops;
@@ -62,7 +62,7 @@ zd_cstream_new(const struct zd_comp_params *p, int out_fd,
 }
 
 int
-zd_cstream_write(void *ctx, const void *buf, size_t len,
+zd_codec_stream_write(void *ctx, const void *buf, size_t len,
                  struct zd_error *err)
 {
 	struct zd_cstream *s = ctx;
@@ -81,14 +81,14 @@ zd_cstream_write(void *ctx, const void *buf, size_t len,
 }
 
 int
-zd_cstream_finish(struct zd_cstream *s, struct zd_error *err)
+zd_codec_stream_finish(struct zd_cstream *s, struct zd_error *err)
 {
 	return s->ops->code(s->state, NULL, 0, true, s->obuf, s->out_fd,
 	                    err);
 }
 
 void
-zd_cstream_free(struct zd_cstream *s)
+zd_codec_stream_free(struct zd_cstream *s)
 {
 	if (s == NULL)
 		return;
@@ -98,10 +98,10 @@ zd_cstream_free(struct zd_cstream *s)
 }
 
 int
-zd_cstream_compress_file(const struct zd_comp_params *p, int in_fd,
+zd_codec_stream_compress_file(const struct zd_comp_params *p, int in_fd,
                          uint64_t in_size, int out_fd, struct zd_error *err)
 {
-	struct zd_cstream *s = zd_cstream_new(p, out_fd, err);
+	struct zd_cstream *s = zd_codec_stream_new(p, out_fd, err);
 	unsigned char *ibuf = malloc(ZD_CODEC_CHUNK);
 	uint64_t off = 0;
 	int rc = -1;
@@ -116,13 +116,13 @@ zd_cstream_compress_file(const struct zd_comp_params *p, int in_fd,
 		           (size_t)(in_size - off);
 
 		if (zd_pread_all(in_fd, ibuf, n, off, err) < 0 ||
-		    zd_cstream_write(s, ibuf, n, err) < 0)
+		    zd_codec_stream_write(s, ibuf, n, err) < 0)
 			goto out;
 		off += n;
 	}
-	rc = zd_cstream_finish(s, err);
+	rc = zd_codec_stream_finish(s, err);
 out:
-	zd_cstream_free(s);
+	zd_codec_stream_free(s);
 	free(ibuf);
 	return rc;
 }

@@ -101,16 +101,16 @@ int zd_compress(const struct zd_comp_params *p, int in_fd, uint64_t in_size,
 struct zd_cstream;
 
 /* True when p's compressor can be fed a buffer at a time. */
-bool zd_cstream_supported(const struct zd_comp_params *p);
+bool zd_codec_stream_supported(const struct zd_comp_params *p);
 /* Checks p and starts; NULL with err set. */
-struct zd_cstream *zd_cstream_new(const struct zd_comp_params *p, int out_fd,
-                                  struct zd_error *err);
+struct zd_cstream *zd_codec_stream_new(const struct zd_comp_params *p,
+                                       int out_fd, struct zd_error *err);
 /* Compresses len bytes (a zd_sink write function; ctx: the stream). */
-int zd_cstream_write(void *s, const void *buf, size_t len,
+int zd_codec_stream_write(void *s, const void *buf, size_t len,
                      struct zd_error *err);
 /* Ends the compressed stream.  Returns 0, or -1 with err set. */
-int zd_cstream_finish(struct zd_cstream *s, struct zd_error *err);
-void zd_cstream_free(struct zd_cstream *s);
+int zd_codec_stream_finish(struct zd_cstream *s, struct zd_error *err);
+void zd_codec_stream_free(struct zd_cstream *s);
 
 /* Decompresses region in with codec c into out. */
 int zd_decompress(const struct zd_codec *c, const struct zd_region *in,

@@ -46,7 +46,7 @@ xasprintf(struct zd_error *err, const char *fmt, ...)
 }
 
 char *
-zd_build_dest_path(const char *dir, const char *dest,
+zd_deb_build_dest_path(const char *dir, const char *dest,
                    const struct zd_pkginfo *pi, struct zd_error *err)
 {
 	struct stat st;
@@ -109,7 +109,7 @@ fed_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
 {
 	struct fed *f = ctx;
 
-	if (zd_encoder_write(f->e, buf, len, err) < 0) {
+	if (zd_deb_encoder_write(f->e, buf, len, err) < 0) {
 		zd_err_prefix(err, "cannot write %s for '%s'", f->what,
 		              f->path);
 		return -1;
@@ -132,28 +132,28 @@ make_member(const char *dir, tarbuild_fn *fn, const struct zd_tar_opts *to,
 	uint64_t in_size, off, size;
 	int rc = -1;
 
-	if (zd_debout_begin(out, err) < 0)
+	if (zd_deb_write_begin(out, err) < 0)
 		return -1;
-	f.e = zd_encoder_new(cp, out->fd, err);
+	f.e = zd_deb_encoder_new(cp, out->fd, err);
 	if (f.e == NULL) {
 		zd_err_prefix(err, "cannot compress %s", what);
 		return -1;
 	}
 	if (o->progress != NULL)
-		zd_encoder_on_progress(f.e, fed_progress, &f);
+		zd_deb_encoder_on_progress(f.e, fed_progress, &f);
 	report(o, what, 0);
 	if (fn(dir, to, &sink, NULL, err) < 0)
 		goto out;
-	if (zd_encoder_finish(f.e, &off, &size, &in_size, err) < 0) {
+	if (zd_deb_encoder_finish(f.e, &off, &size, &in_size, err) < 0) {
 		zd_err_prefix(err, "cannot write %s for '%s'", what, out->path);
 		goto out;
 	}
-	if (zd_debout_end(out, name, off, size, err) < 0)
+	if (zd_deb_write_end(out, name, off, size, err) < 0)
 		goto out;
 	report(o, what, in_size);
 	rc = 0;
 out:
-	zd_encoder_free(f.e);
+	zd_deb_encoder_free(f.e);
 	return rc;
 }
 
@@ -232,14 +232,14 @@ gen_installed_size(const char *dir, struct gen *g, struct zd_error *err)
 		return -1;
 	if (slurp(path, &text, &len, &st, err) < 0)
 		goto out;
-	if (zd_control_parse(text, len, "DEBIAN/control", &ctl, err) < 0)
+	if (zd_dpkg_control_parse(text, len, "DEBIAN/control", &ctl, err) < 0)
 		goto out;
-	if (zd_control_get(&ctl, "Installed-Size") != NULL) {
+	if (zd_dpkg_control_get(&ctl, "Installed-Size") != NULL) {
 		rc = 0;
 		goto out;
 	}
-	if (zd_instsize_tree(dir, &kib, err) < 0 ||
-	    zd_instsize_control_add(text, len, kib, &g->control, &outlen,
+	if (zd_dpkg_instsize_tree(dir, &kib, err) < 0 ||
+	    zd_dpkg_instsize_control_add(text, len, kib, &g->control, &outlen,
 	                            err) < 0)
 		goto out;
 	g->m[g->n++] = (struct zd_tar_member){
@@ -248,7 +248,7 @@ gen_installed_size(const char *dir, struct gen *g, struct zd_error *err)
 	};
 	rc = 0;
 out:
-	zd_control_free(&ctl);
+	zd_dpkg_control_free(&ctl);
 	free(text);
 	free(path);
 	return rc;
@@ -270,7 +270,7 @@ gen_md5sums(const char *dir, int64_t mtime, struct gen *g,
 	free(path);
 	if (present)
 		return 0;
-	if (zd_md5sums_tree(dir, &g->md5sums, &len, err) < 0)
+	if (zd_dpkg_md5sums_tree(dir, &g->md5sums, &len, err) < 0)
 		return -1;
 	if (len > 0)
 		g->m[g->n++] = (struct zd_tar_member){
@@ -281,7 +281,7 @@ gen_md5sums(const char *dir, int64_t mtime, struct gen *g,
 }
 
 int
-zd_build_deb(const char *dir, const char *out_path,
+zd_deb_build(const char *dir, const char *out_path,
              const struct zd_build_opts *o, struct zd_error *err)
 {
 	struct zd_tar_opts to = { 0 };
@@ -292,7 +292,7 @@ zd_build_deb(const char *dir, const char *out_path,
 	int rc = -1;
 
 	if (!o->control_frames)
-		zd_encoder_control_params(&o->control, &ctl);
+		zd_deb_encoder_control_params(&o->control, &ctl);
 	if (member_name(control_name, sizeof(control_name), "control.tar",
 	                &o->control, err) < 0 ||
 	    member_name(data_name, sizeof(data_name), "data.tar", &o->data,
@@ -305,25 +305,25 @@ zd_build_deb(const char *dir, const char *out_path,
 	if ((o->gen_installed_size && gen_installed_size(dir, &g, err) < 0) ||
 	    (o->gen_md5sums && gen_md5sums(dir, o->timestamp, &g, err) < 0))
 		goto out;
-	if (zd_debout_open(&out, out_path,
+	if (zd_deb_write_open(&out, out_path,
 	                   o->timestamp < 0 ? 0 : (uint64_t)o->timestamp,
 	                   o->durable, err) < 0)
 		goto out;
 	to.extra = g.m;
 	to.n_extra = g.n;
-	if (make_member(dir, zd_tarbuild_control, &to, &ctl,
+	if (make_member(dir, zd_tar_build_control, &to, &ctl,
 	                "control.tar", control_name, o, &out, err) < 0)
 		goto out;
 	to.extra = NULL;
 	to.n_extra = 0;
 	to.control_mode = false;
 	to.root_owner_group = o->root_owner_group;
-	if (make_member(dir, zd_tarbuild_data, &to, &o->data, "data.tar",
+	if (make_member(dir, zd_tar_build_data, &to, &o->data, "data.tar",
 	                data_name, o, &out, err) < 0)
 		goto out;
-	rc = zd_debout_commit(&out, err);
+	rc = zd_deb_write_commit(&out, err);
 out:
-	zd_debout_abort(&out);
+	zd_deb_write_abort(&out);
 	free(g.control);
 	free(g.md5sums);
 	return rc;

@@ -19,7 +19,7 @@ struct zd_build_opts {
 	struct zd_comp_params control;	/* control.tar compressor */
 	/* Write control.tar in several zstd frames when o->control's
 	 * layout asks (frames, pzstd); else it is one frame
-	 * (zd_encoder_control_params says why). */
+	 * (zd_deb_encoder_control_params says why). */
 	bool control_frames;
 	bool root_owner_group;
 	int64_t timestamp;		/* SOURCE_DATE_EPOCH or now */
@@ -31,7 +31,7 @@ struct zd_build_opts {
 	 */
 	bool gen_md5sums;
 	bool gen_installed_size;
-	/* fsync the output's directory after the rename (zd_debout_open):
+	/* fsync the output's directory after the rename (zd_deb_write_open):
 	 * native zdeb build, never dpkg-deb mode */
 	bool durable;
 	/* Stage reports ("control.tar", "data.tar") with the tar bytes made
@@ -47,17 +47,17 @@ struct zd_build_opts {
  * (epoch dropped, needs pi); else dest.  Returns a malloc'd string, or
  * NULL with err set.
  */
-char *zd_build_dest_path(const char *dir, const char *dest,
+char *zd_deb_build_dest_path(const char *dir, const char *dest,
                          const struct zd_pkginfo *pi, struct zd_error *err);
 
 /*
- * Builds dir into out_path (the caller runs zd_pkgcheck_tree first).  The
+ * Builds dir into out_path (the caller runs zd_dpkg_check_tree first).  The
  * .deb is written to a temporary file beside out_path, fsynced and renamed
  * when complete: on failure nothing is left at out_path, and a file
  * already there is kept.  Returns 0, or -1 with
  * err set.
  */
-int zd_build_deb(const char *dir, const char *out_path,
+int zd_deb_build(const char *dir, const char *out_path,
                  const struct zd_build_opts *o, struct zd_error *err);
 
 #endif

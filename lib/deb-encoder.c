@@ -37,7 +37,7 @@ streams(const struct zd_comp_params *p)
 }
 
 struct zd_encoder *
-zd_encoder_new(const struct zd_comp_params *p, int out_fd,
+zd_deb_encoder_new(const struct zd_comp_params *p, int out_fd,
                struct zd_error *err)
 {
 	struct zd_encoder *e;
@@ -63,8 +63,8 @@ zd_encoder_new(const struct zd_comp_params *p, int out_fd,
 		e->zw = zd_zseg_writer_new(p, e->out_fd, -1, err);
 		if (e->zw == NULL)
 			goto fail;
-	} else if (zd_cstream_supported(p)) {
-		e->cs = zd_cstream_new(p, e->out_fd, err);
+	} else if (zd_codec_stream_supported(p)) {
+		e->cs = zd_codec_stream_new(p, e->out_fd, err);
 		if (e->cs == NULL)
 			goto fail;
 	} else if (p->type != ZD_COMP_NONE) {
@@ -74,12 +74,12 @@ zd_encoder_new(const struct zd_comp_params *p, int out_fd,
 	}
 	return e;
 fail:
-	zd_encoder_free(e);
+	zd_deb_encoder_free(e);
 	return NULL;
 }
 
 void
-zd_encoder_on_progress(struct zd_encoder *e, zd_encoder_progress_fn fn,
+zd_deb_encoder_on_progress(struct zd_encoder *e, zd_encoder_progress_fn fn,
                        void *ctx)
 {
 	e->progress = fn;
@@ -87,7 +87,7 @@ zd_encoder_on_progress(struct zd_encoder *e, zd_encoder_progress_fn fn,
 }
 
 int
-zd_encoder_write(void *ctx, const void *buf, size_t len,
+zd_deb_encoder_write(void *ctx, const void *buf, size_t len,
                  struct zd_error *err)
 {
 	struct zd_encoder *e = ctx;
@@ -101,7 +101,7 @@ zd_encoder_write(void *ctx, const void *buf, size_t len,
 	if (e->zw != NULL)
 		return zd_zseg_writer_write(e->zw, buf, len, err);
 	if (e->cs != NULL)
-		return zd_cstream_write(e->cs, buf, len, err);
+		return zd_codec_stream_write(e->cs, buf, len, err);
 	/* uncompressed, the bytes are the member: no spool to copy */
 	return zd_write_all(e->spool_fd >= 0 ? e->spool_fd : e->out_fd, buf,
 	                    len, err);
@@ -132,7 +132,7 @@ warn_frames(const struct zd_comp_params *p, uint64_t frames)
 }
 
 int
-zd_encoder_finish(struct zd_encoder *e, uint64_t *off, uint64_t *size,
+zd_deb_encoder_finish(struct zd_encoder *e, uint64_t *off, uint64_t *size,
                   uint64_t *in_size, struct zd_error *err)
 {
 	off_t end;
@@ -142,7 +142,7 @@ zd_encoder_finish(struct zd_encoder *e, uint64_t *off, uint64_t *size,
 			return -1;
 		warn_frames(e->p, zd_zseg_writer_frames(e->zw));
 	} else {
-		if (e->cs != NULL && zd_cstream_finish(e->cs, err) < 0)
+		if (e->cs != NULL && zd_codec_stream_finish(e->cs, err) < 0)
 			return -1;
 		if (e->spool_fd >= 0 &&
 		    zd_compress(e->p, e->spool_fd, e->fed, e->out_fd, err) < 0)
@@ -160,19 +160,19 @@ zd_encoder_finish(struct zd_encoder *e, uint64_t *off, uint64_t *size,
 }
 
 void
-zd_encoder_free(struct zd_encoder *e)
+zd_deb_encoder_free(struct zd_encoder *e)
 {
 	if (e == NULL)
 		return;
 	zd_zseg_writer_free(e->zw);
-	zd_cstream_free(e->cs);
+	zd_codec_stream_free(e->cs);
 	if (e->spool_fd >= 0)
 		close(e->spool_fd);
 	free(e);
 }
 
 void
-zd_encoder_control_params(const struct zd_comp_params *p,
+zd_deb_encoder_control_params(const struct zd_comp_params *p,
                           struct zd_comp_params *ctl)
 {
 	*ctl = *p;

@@ -24,16 +24,16 @@ struct zd_encoder;
 /* Checks p (see zd_comp_params_check) and starts.  The member goes to
  * out_fd (seekable; it stays the caller's) from its current offset.  p
  * must outlive the encoder.  NULL with err set. */
-struct zd_encoder *zd_encoder_new(const struct zd_comp_params *p, int out_fd,
-                                  struct zd_error *err);
+struct zd_encoder *zd_deb_encoder_new(const struct zd_comp_params *p,
+                                      int out_fd, struct zd_error *err);
 /* Progress: called with the bytes fed so far, each time another
  * ZD_ENCODER_PROGRESS_EVERY of them has been fed. */
 typedef void (*zd_encoder_progress_fn)(void *ctx, uint64_t fed);
 #define ZD_ENCODER_PROGRESS_EVERY (UINT64_C(16) << 20)
-void zd_encoder_on_progress(struct zd_encoder *e, zd_encoder_progress_fn fn,
+void zd_deb_encoder_on_progress(struct zd_encoder *e, zd_encoder_progress_fn fn,
                             void *ctx);
 /* Feeds len bytes; a zd_sink write function (ctx: the encoder). */
-int zd_encoder_write(void *e, const void *buf, size_t len,
+int zd_deb_encoder_write(void *e, const void *buf, size_t len,
                      struct zd_error *err);
 /*
  * Finishes: the compressed member is out_fd[*off, *off + *size), and
@@ -43,10 +43,10 @@ int zd_encoder_write(void *e, const void *buf, size_t len,
  * the first frame, fails to install the package.  Returns 0, or -1 with
  * err set.
  */
-int zd_encoder_finish(struct zd_encoder *e, uint64_t *off, uint64_t *size,
+int zd_deb_encoder_finish(struct zd_encoder *e, uint64_t *off, uint64_t *size,
                       uint64_t *in_size, struct zd_error *err);
 /* Frees e and its spool file, if any. */
-void zd_encoder_free(struct zd_encoder *e);
+void zd_deb_encoder_free(struct zd_encoder *e);
 
 /*
  * The control.tar compressor for one that asks p: the same, but in one
@@ -56,7 +56,7 @@ void zd_encoder_free(struct zd_encoder *e);
  * tar of small files (lib/tar-cut.h): the package would install without
  * the maintainer scripts and md5sums after the cut.
  */
-void zd_encoder_control_params(const struct zd_comp_params *p,
+void zd_deb_encoder_control_params(const struct zd_comp_params *p,
                                struct zd_comp_params *ctl);
 
 #endif

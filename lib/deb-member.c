@@ -13,8 +13,9 @@
 #include "lib/tar-find.h"
 
 int
-zd_member_decode(const struct zd_deb_member *m, const struct zd_dec_params *p,
-                 struct zd_sink *out, struct zd_error *err)
+zd_deb_member_decode(const struct zd_deb_member *m,
+                     const struct zd_dec_params *p, struct zd_sink *out,
+                     struct zd_error *err)
 {
 	struct zd_dec_params q = *p;
 
@@ -31,7 +32,7 @@ zd_member_decode(const struct zd_deb_member *m, const struct zd_dec_params *p,
 }
 
 int
-zd_member_read_file(const struct zd_deb_member *m,
+zd_deb_member_read_file(const struct zd_deb_member *m,
                     const struct zd_dec_params *p, const char *name,
                     char **text, size_t *len, struct zd_error *err)
 {
@@ -41,7 +42,7 @@ zd_member_read_file(const struct zd_deb_member *m,
 
 	*text = NULL;
 	*len = 0;
-	rc = zd_member_decode(m, p, &sink, err);
+	rc = zd_deb_member_decode(m, p, &sink, err);
 	if (rc == 0) {
 		rc = zd_tar_find_file(b.buf, b.len, name, text, len, err);
 		if (rc < 0)
@@ -57,14 +58,14 @@ stream_main(void *arg)
 	struct zd_member_stream *s = arg;
 	struct zd_sink sink = ZD_SINK_FD(&s->write_fd);
 
-	s->rc = zd_member_decode(s->member, &s->params, &sink, &s->err);
+	s->rc = zd_deb_member_decode(s->member, &s->params, &sink, &s->err);
 	close(s->write_fd);
 	s->write_fd = -1;
 	return NULL;
 }
 
 int
-zd_member_stream_start(struct zd_member_stream *s,
+zd_deb_member_stream_start(struct zd_member_stream *s,
                        const struct zd_deb_member *m,
                        const struct zd_dec_params *p, struct zd_error *err)
 {
@@ -111,7 +112,7 @@ drain(int fd)
 }
 
 int
-zd_member_stream_finish(struct zd_member_stream *s, bool consumer_failed,
+zd_deb_member_stream_finish(struct zd_member_stream *s, bool consumer_failed,
                         struct zd_error *err)
 {
 	if (s->read_fd >= 0 && !consumer_failed)

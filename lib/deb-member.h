@@ -14,28 +14,28 @@
 #include "lib/error.h"
 
 /* Decodes member m of an opened .deb into out with p. */
-int zd_member_decode(const struct zd_deb_member *m,
+int zd_deb_member_decode(const struct zd_deb_member *m,
                      const struct zd_dec_params *p, struct zd_sink *out,
                      struct zd_error *err);
 
-/* The largest member zd_member_read_file() decodes into memory. */
+/* The largest member zd_deb_member_read_file() decodes into memory. */
 #define ZD_MEMBER_READ_MAX ((size_t)64 << 20)
 
 /*
  * Decodes member m (a control.tar: at most ZD_MEMBER_READ_MAX bytes) into
  * memory and copies its file name ("control") into *text, NUL-terminated
  * (malloc'd, caller frees).  Returns 1, 0 when the tar has no such file,
- * or -1 with err set: as zd_member_decode, ZD_E_LIMIT over the size, as
+ * or -1 with err set: as zd_deb_member_decode, ZD_E_LIMIT over the size, as
  * zd_tar_find_file.
  */
-int zd_member_read_file(const struct zd_deb_member *m,
+int zd_deb_member_read_file(const struct zd_deb_member *m,
                         const struct zd_dec_params *p, const char *name,
                         char **text, size_t *len, struct zd_error *err);
 
 /*
  * A decoder thread writing a member's decoded bytes into a pipe.  The
  * consumer reads zd_member_stream.read_fd until EOF, then calls
- * zd_member_stream_finish() which joins the thread and reports the
+ * zd_deb_member_stream_finish() which joins the thread and reports the
  * decoder's error, if any.
  */
 struct zd_member_stream {
@@ -49,7 +49,7 @@ struct zd_member_stream {
 	int rc;
 };
 
-int zd_member_stream_start(struct zd_member_stream *s,
+int zd_deb_member_stream_start(struct zd_member_stream *s,
                            const struct zd_deb_member *m,
                            const struct zd_dec_params *p,
                            struct zd_error *err);
@@ -60,7 +60,7 @@ int zd_member_stream_start(struct zd_member_stream *s,
  * closed without draining, so the decoder stops with EPIPE, which is then
  * not reported again.
  */
-int zd_member_stream_finish(struct zd_member_stream *s, bool consumer_failed,
-                            struct zd_error *err);
+int zd_deb_member_stream_finish(struct zd_member_stream *s,
+                                bool consumer_failed, struct zd_error *err);
 
 #endif

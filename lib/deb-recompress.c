@@ -41,26 +41,26 @@ recode(const struct zd_deb_member *m, const char *base,
 	uint64_t off;
 	int rc = -1;
 
-	if (zd_debout_begin(out, err) < 0)
+	if (zd_deb_write_begin(out, err) < 0)
 		return -1;
-	e = zd_encoder_new(cp, out->fd, err);
+	e = zd_deb_encoder_new(cp, out->fd, err);
 	if (e == NULL)
 		return -1;
-	sink.write = zd_encoder_write;
+	sink.write = zd_deb_encoder_write;
 	sink.ctx = e;
 	sink.pwrite = NULL;
 	if (o->progress != NULL) {
-		zd_encoder_on_progress(e, on_progress, &pr);
+		zd_deb_encoder_on_progress(e, on_progress, &pr);
 		o->progress(o->progress_ctx, base, 0);
 	}
-	if (zd_member_decode(m, o->dec, &sink, err) < 0 ||
-	    zd_encoder_finish(e, &off, out_bytes, tar_bytes, err) < 0)
+	if (zd_deb_member_decode(m, o->dec, &sink, err) < 0 ||
+	    zd_deb_encoder_finish(e, &off, out_bytes, tar_bytes, err) < 0)
 		goto out;
 	snprintf(name, sizeof(name), "%s%s", base,
 	         zd_codec_get(cp->type)->ext);
-	rc = zd_debout_end(out, name, off, *out_bytes, err);
+	rc = zd_deb_write_end(out, name, off, *out_bytes, err);
 out:
-	zd_encoder_free(e);
+	zd_deb_encoder_free(e);
 	return rc;
 }
 
@@ -77,19 +77,19 @@ zd_deb_recompress(const struct zd_deb *deb, const char *out_path,
 	if (o->control != NULL)
 		ctl = *o->control;
 	else
-		zd_encoder_control_params(o->comp, &ctl);
-	if (zd_debout_open(&out, out_path, deb->members[0].mtime,
+		zd_deb_encoder_control_params(o->comp, &ctl);
+	if (zd_deb_write_open(&out, out_path, deb->members[0].mtime,
 	                   o->durable, err) < 0 ||
 	    recode(&deb->control, "control.tar", o, &ctl, &out,
 	           &res.tar_bytes[0], &res.out_bytes[0], err) < 0 ||
 	    recode(&deb->data, "data.tar", o, o->comp, &out, &res.tar_bytes[1],
 	           &res.out_bytes[1], err) < 0 ||
-	    zd_debout_commit(&out, err) < 0)
+	    zd_deb_write_commit(&out, err) < 0)
 		goto out;
 	if (r != NULL)
 		*r = res;
 	rc = 0;
 out:
-	zd_debout_abort(&out);
+	zd_deb_write_abort(&out);
 	return rc;
 }

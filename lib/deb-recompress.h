@@ -24,7 +24,7 @@ struct zd_recompress_result {
 };
 
 /* Called when a member starts (fed 0), then as the encoder is fed
- * (zd_encoder_on_progress); member is "control.tar" or "data.tar". */
+ * (zd_deb_encoder_on_progress); member is "control.tar" or "data.tar". */
 typedef void (*zd_recompress_progress_fn)(void *ctx, const char *member,
                                           uint64_t fed);
 
@@ -33,20 +33,20 @@ struct zd_recompress_opts {
 	const struct zd_dec_params *dec;	/* decoding the input */
 	zd_recompress_progress_fn progress;	/* NULL: none */
 	void *progress_ctx;
-	/* control.tar's compression; NULL: zd_encoder_control_params(comp),
+	/* control.tar's compression; NULL: zd_deb_encoder_control_params(comp),
 	 * one zstd frame where comp's layout has several */
 	const struct zd_comp_params *control;
-	/* fsync the output's directory after the rename (zd_debout_open) */
+	/* fsync the output's directory after the rename (zd_deb_write_open) */
 	bool durable;
 };
 
 /*
  * Writes deb (opened with zd_deb_open) to out_path with its control and
  * data members compressed as o->comp asks, the tar bytes unchanged.  The
- * output appears only when complete (see zd_debout_commit); on failure
+ * output appears only when complete (see zd_deb_write_commit); on failure
  * nothing is left at out_path.  r (may be NULL) gets the sizes.  Returns
- * 0, or -1 with err set: as zd_member_decode for the input (ZD_E_FORMAT,
- * ZD_E_CHECKSUM, ZD_E_LIMIT), as zd_encoder_new for o->comp, ZD_E_IO for
+ * 0, or -1 with err set: as zd_deb_member_decode for the input (ZD_E_FORMAT,
+ * ZD_E_CHECKSUM, ZD_E_LIMIT), as zd_deb_encoder_new for o->comp, ZD_E_IO for
  * the output.
  */
 int zd_deb_recompress(const struct zd_deb *deb, const char *out_path,

@@ -25,7 +25,7 @@
 #include "lib/zseg-layout.h"
 
 int
-zd_repo_from(const struct zd_deb *deb, char from[24], struct zd_error *err)
+zd_deb_repo_from(const struct zd_deb *deb, char from[24], struct zd_error *err)
 {
 	const struct zd_codec *c = deb->data.codec;
 	struct zd_zstd_info info;
@@ -41,14 +41,14 @@ zd_repo_from(const struct zd_deb *deb, char from[24], struct zd_error *err)
 }
 
 int
-zd_repo_decide(const struct zd_deb *deb, const struct zd_repo_want *w,
+zd_deb_repo_decide(const struct zd_deb *deb, const struct zd_repo_want *w,
                struct zd_repo_job *j, struct zd_error *err)
 {
 	enum zd_comp_type ct = deb->control.codec->type;
 	enum zd_comp_type dt = deb->data.codec->type;
 	bool keep;
 
-	if (zd_repo_from(deb, j->from, err) < 0)
+	if (zd_deb_repo_from(deb, j->from, err) < 0)
 		return -1;
 	if (w->keep_readable) {
 		keep = ct != ZD_COMP_ZSTD && dt != ZD_COMP_ZSTD;
@@ -71,7 +71,7 @@ zd_repo_decide(const struct zd_deb *deb, const struct zd_repo_want *w,
 }
 
 void
-zd_repo_conversion(const struct zd_repo_job *j, char *buf, size_t size)
+zd_deb_repo_conversion(const struct zd_repo_job *j, char *buf, size_t size)
 {
 	const struct zd_comp_params *p = &j->comp;
 	int n;
@@ -128,7 +128,7 @@ path_is_inside(const char *path)
 }
 
 int
-zd_repo_set_output(struct zd_repo_job *j, const char *dst, const char *rel,
+zd_deb_repo_set_output(struct zd_repo_job *j, const char *dst, const char *rel,
                    struct zd_error *err)
 {
 	char conv[128], seed[256], key[ZD_REPO_KEY_LEN + 1];
@@ -143,7 +143,7 @@ zd_repo_set_output(struct zd_repo_job *j, const char *dst, const char *rel,
 	base = strrchr(rel, '/');
 	dirlen = base != NULL ? (int)(base - rel) : 0;
 	base = base != NULL ? base + 1 : rel;
-	zd_repo_conversion(j, conv, sizeof(conv));
+	zd_deb_repo_conversion(j, conv, sizeof(conv));
 	snprintf(seed, sizeof(seed), "%s %s", j->sha256, conv);
 	short_hash(seed, key);
 	free(j->dst);
@@ -194,7 +194,8 @@ end_line(FILE *f, struct zd_error *err)
 }
 
 int
-zd_repo_job_write(const struct zd_repo_job *j, FILE *f, struct zd_error *err)
+zd_deb_repo_job_write(const struct zd_repo_job *j, FILE *f,
+                      struct zd_error *err)
 {
 	put_key(f, "index", true);
 	fprintf(f, "%ju", (uintmax_t)j->index);
@@ -296,7 +297,7 @@ parse_conversion(const struct zd_json_obj *o, struct zd_repo_job *j,
 }
 
 int
-zd_repo_job_parse(const char *line, size_t len, struct zd_repo_job *j,
+zd_deb_repo_job_parse(const char *line, size_t len, struct zd_repo_job *j,
                   struct zd_error *err)
 {
 	struct zd_json_obj o;
@@ -365,12 +366,12 @@ zd_repo_job_parse(const char *line, size_t len, struct zd_repo_job *j,
 out:
 	zd_json_obj_free(&o);
 	if (rc < 0)
-		zd_repo_job_free(j);
+		zd_deb_repo_job_free(j);
 	return rc;
 }
 
 void
-zd_repo_job_free(struct zd_repo_job *j)
+zd_deb_repo_job_free(struct zd_repo_job *j)
 {
 	free(j->input);
 	free(j->package);
@@ -385,7 +386,7 @@ zd_repo_job_free(struct zd_repo_job *j)
 }
 
 int
-zd_repo_sha256_file(const char *path, char hex[65], uint64_t *size,
+zd_deb_repo_sha256_file(const char *path, char hex[65], uint64_t *size,
                     struct zd_error *err)
 {
 	static const size_t bufsize = 1 << 16;
@@ -432,13 +433,13 @@ static const char *const verdict_names[] = {
 };
 
 const char *
-zd_repo_verdict_name(enum zd_repo_verdict v)
+zd_deb_repo_verdict_name(enum zd_repo_verdict v)
 {
 	return verdict_names[v];
 }
 
 char *
-zd_repo_result_path(const struct zd_repo_job *j)
+zd_deb_repo_result_path(const struct zd_repo_job *j)
 {
 	char h[ZD_REPO_KEY_LEN + 1];
 	char *path;
@@ -451,13 +452,13 @@ zd_repo_result_path(const struct zd_repo_job *j)
 }
 
 int
-zd_repo_result_write(const struct zd_repo_job *j,
+zd_deb_repo_result_write(const struct zd_repo_job *j,
                      const struct zd_repo_result *r, FILE *f,
                      struct zd_error *err)
 {
 	char conv[128];
 
-	zd_repo_conversion(j, conv, sizeof(conv));
+	zd_deb_repo_conversion(j, conv, sizeof(conv));
 	put_key(f, "index", true);
 	fprintf(f, "%ju", (uintmax_t)j->index);
 	put_str(f, "package", j->package);
@@ -465,7 +466,7 @@ zd_repo_result_write(const struct zd_repo_job *j,
 	put_str(f, "output", j->output);
 	put_str(f, "from", j->from);
 	put_str(f, "conversion", conv);
-	put_str(f, "verdict", zd_repo_verdict_name(r->verdict));
+	put_str(f, "verdict", zd_deb_repo_verdict_name(r->verdict));
 	put_key(f, "skipped", false);
 	fputs(r->skipped ? "true" : "false", f);
 	put_str(f, "stage", r->stage);
@@ -486,10 +487,10 @@ zd_repo_result_write(const struct zd_repo_job *j,
 }
 
 int
-zd_repo_result_save(const struct zd_repo_job *j,
+zd_deb_repo_result_save(const struct zd_repo_job *j,
                     const struct zd_repo_result *r, struct zd_error *err)
 {
-	char *path = zd_repo_result_path(j), *line = NULL;
+	char *path = zd_deb_repo_result_path(j), *line = NULL;
 	size_t len = 0;
 	struct zd_outfile o = ZD_OUTFILE_INIT;
 	FILE *f = NULL;
@@ -504,7 +505,7 @@ zd_repo_result_save(const struct zd_repo_job *j,
 		zd_err(err, ZD_E_NOMEM, "out of memory");
 		goto out;
 	}
-	if (zd_repo_result_write(j, r, f, err) < 0 || fclose(f) != 0) {
+	if (zd_deb_repo_result_write(j, r, f, err) < 0 || fclose(f) != 0) {
 		f = NULL;
 		zd_err(err, ZD_E_NOMEM, "out of memory");
 		goto out;
@@ -541,10 +542,10 @@ verdict_parse(const char *s, enum zd_repo_verdict *v)
 }
 
 int
-zd_repo_result_load(const struct zd_repo_job *j, struct zd_repo_result *r,
+zd_deb_repo_result_load(const struct zd_repo_job *j, struct zd_repo_result *r,
                     struct zd_error *err)
 {
-	char *path = zd_repo_result_path(j);
+	char *path = zd_deb_repo_result_path(j);
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -600,7 +601,7 @@ zd_repo_result_load(const struct zd_repo_job *j, struct zd_repo_result *r,
 	rc = 1;
 out:
 	if (rc < 0)
-		zd_repo_result_free(r);
+		zd_deb_repo_result_free(r);
 	zd_json_obj_free(&o);
 	free(line);
 	fclose(f);
@@ -609,7 +610,7 @@ out:
 }
 
 void
-zd_repo_result_free(struct zd_repo_result *r)
+zd_deb_repo_result_free(struct zd_repo_result *r)
 {
 	free(r->stage);
 	free(r->error);
@@ -618,7 +619,7 @@ zd_repo_result_free(struct zd_repo_result *r)
 }
 
 int
-zd_repo_output_check(const struct zd_repo_job *j,
+zd_deb_repo_output_check(const struct zd_repo_job *j,
                      const struct zd_repo_result *r, bool hash,
                      char *why, size_t whysize, struct zd_error *err)
 {
@@ -641,7 +642,7 @@ zd_repo_output_check(const struct zd_repo_job *j,
 	} else if (r->out_sha256[0] == '\0') {
 		snprintf(why, whysize, "'%s': its result has no SHA-256 (of "
 		         "an older zdeb)", out);
-	} else if (zd_repo_sha256_file(out, hex, &size, err) < 0) {
+	} else if (zd_deb_repo_sha256_file(out, hex, &size, err) < 0) {
 		rc = -1;
 	} else if (size != r->out_bytes ||
 	           strcmp(hex, r->out_sha256) != 0) {
@@ -655,7 +656,7 @@ zd_repo_output_check(const struct zd_repo_job *j,
 }
 
 char *
-zd_repo_tmp_path(const struct zd_repo_job *j, const char *host, long pid)
+zd_deb_repo_tmp_path(const struct zd_repo_job *j, const char *host, long pid)
 {
 	const char *slash = strrchr(j->output, '/'), *key;
 	char *p;
@@ -673,7 +674,7 @@ zd_repo_tmp_path(const struct zd_repo_job *j, const char *host, long pid)
 }
 
 bool
-zd_repo_tmp_owner(const char *name, const char *host, long *pid)
+zd_deb_repo_tmp_owner(const char *name, const char *host, long *pid)
 {
 	char buf[NAME_MAX + 1], *tag, *dot, *at, *end;
 	long v;
@@ -701,7 +702,7 @@ zd_repo_tmp_owner(const char *name, const char *host, long *pid)
 }
 
 int
-zd_repo_publish(const struct zd_repo_job *j, const char *tmp,
+zd_deb_repo_publish(const struct zd_repo_job *j, const char *tmp,
                 struct zd_repo_result *r, struct zd_error *err)
 {
 	char *out = NULL, *slash;
@@ -713,11 +714,11 @@ zd_repo_publish(const struct zd_repo_job *j, const char *tmp,
 		zd_err(err, ZD_E_NOMEM, "out of memory");
 		goto out;
 	}
-	if (zd_repo_sha256_file(tmp, r->out_sha256, &size, err) < 0)
+	if (zd_deb_repo_sha256_file(tmp, r->out_sha256, &size, err) < 0)
 		goto out;
 	slash = strrchr(out, '/');
 	*slash = '\0';
-	if (zd_repo_mkdirs(out, err) < 0)
+	if (zd_deb_repo_mkdirs(out, err) < 0)
 		goto out;
 	*slash = '/';
 	if (rename(tmp, out) < 0) {
@@ -738,7 +739,7 @@ out:
 }
 
 int
-zd_repo_copy_file(const char *in, const char *out, struct zd_error *err)
+zd_deb_repo_copy_file(const char *in, const char *out, struct zd_error *err)
 {
 	static const size_t bufsize = 1 << 16;
 	struct zd_outfile o = ZD_OUTFILE_INIT;
@@ -778,7 +779,7 @@ out:
 }
 
 int
-zd_repo_jobs_load(const char *path, struct zd_repo_jobs *jobs,
+zd_deb_repo_jobs_load(const char *path, struct zd_repo_jobs *jobs,
                   struct zd_error *err)
 {
 	FILE *f = fopen(path, "re");
@@ -800,7 +801,7 @@ zd_repo_jobs_load(const char *path, struct zd_repo_jobs *jobs,
 			break;
 		}
 		jobs->v = v;
-		if (zd_repo_job_parse(line, (size_t)len, &v[jobs->n],
+		if (zd_deb_repo_job_parse(line, (size_t)len, &v[jobs->n],
 		                      err) < 0) {
 			zd_err_prefix(err, "'%s' line %zu", path, lineno);
 			rc = -1;
@@ -810,7 +811,7 @@ zd_repo_jobs_load(const char *path, struct zd_repo_jobs *jobs,
 			rc = zd_err(err, ZD_E_FORMAT, "'%s' line %zu: index "
 			            "%ju, not %zu", path, lineno,
 			            (uintmax_t)v[jobs->n].index, jobs->n);
-			zd_repo_job_free(&v[jobs->n]);
+			zd_deb_repo_job_free(&v[jobs->n]);
 			break;
 		}
 		jobs->n++;
@@ -820,21 +821,21 @@ zd_repo_jobs_load(const char *path, struct zd_repo_jobs *jobs,
 	free(line);
 	fclose(f);
 	if (rc < 0)
-		zd_repo_jobs_free(jobs);
+		zd_deb_repo_jobs_free(jobs);
 	return rc;
 }
 
 void
-zd_repo_jobs_free(struct zd_repo_jobs *jobs)
+zd_deb_repo_jobs_free(struct zd_repo_jobs *jobs)
 {
 	for (size_t i = 0; i < jobs->n; i++)
-		zd_repo_job_free(&jobs->v[i]);
+		zd_deb_repo_job_free(&jobs->v[i]);
 	free(jobs->v);
 	memset(jobs, 0, sizeof(*jobs));
 }
 
 char *
-zd_repo_state_path(const char *dst, const char *name)
+zd_deb_repo_state_path(const char *dst, const char *name)
 {
 	char *p;
 
@@ -845,7 +846,7 @@ zd_repo_state_path(const char *dst, const char *name)
 }
 
 int
-zd_repo_mkdirs(const char *path, struct zd_error *err)
+zd_deb_repo_mkdirs(const char *path, struct zd_error *err)
 {
 	char buf[PATH_MAX];
 	size_t n = strlen(path);
@@ -890,12 +891,13 @@ each_stanza(const char *path, const char *text, size_t len,
 		slen = end != NULL ? (size_t)(end - (text + pos)) + 1 :
 		       len - pos;
 		n++;
-		if (zd_control_parse(text + pos, slen, path, &st, err) < 0) {
+		if (zd_dpkg_control_parse(text + pos, slen, path, &st,
+		                          err) < 0) {
 			zd_err_prefix(err, "stanza %u", n);
 			return -1;
 		}
 		rc = fn(ctx, &st, err);
-		zd_control_free(&st);
+		zd_dpkg_control_free(&st);
 		if (rc != 0)
 			return rc;
 		pos += slen;
@@ -904,7 +906,7 @@ each_stanza(const char *path, const char *text, size_t len,
 }
 
 int
-zd_repo_packages_read(const char *path, zd_repo_stanza_fn fn, void *ctx,
+zd_deb_repo_packages_read(const char *path, zd_repo_stanza_fn fn, void *ctx,
                       struct zd_error *err)
 {
 	const char *dot = strrchr(path, '.');
@@ -975,9 +977,9 @@ check_stanza(void *ctx, const struct zd_control *st, struct zd_error *err)
 {
 	struct index_check *c = ctx;
 	struct zd_repo_indexed key, *w;
-	const char *fn = zd_control_get(st, "Filename");
-	const char *size = zd_control_get(st, "Size");
-	const char *sha = zd_control_get(st, "SHA256");
+	const char *fn = zd_dpkg_control_get(st, "Filename");
+	const char *size = zd_dpkg_control_get(st, "Size");
+	const char *sha = zd_dpkg_control_get(st, "SHA256");
 
 	(void)err;
 	key.output = fn != NULL ? fn : "";
@@ -1001,7 +1003,7 @@ check_stanza(void *ctx, const struct zd_control *st, struct zd_error *err)
 }
 
 long
-zd_repo_index_check(const char *path, struct zd_repo_indexed *want,
+zd_deb_repo_index_check(const char *path, struct zd_repo_indexed *want,
                     size_t n, zd_repo_say_fn fn, void *ctx,
                     struct zd_error *err)
 {
@@ -1011,7 +1013,7 @@ zd_repo_index_check(const char *path, struct zd_repo_indexed *want,
 		qsort(want, n, sizeof(*want), cmp_indexed);
 	for (size_t i = 0; i < n; i++)
 		want[i].seen = false;
-	if (zd_repo_packages_read(path, check_stanza, &c, err) < 0)
+	if (zd_deb_repo_packages_read(path, check_stanza, &c, err) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (!want[i].seen)
@@ -1024,8 +1026,8 @@ static int
 archive_stanza(void *ctx, const struct zd_control *st, struct zd_error *err)
 {
 	struct zd_repo_archive *a = ctx;
-	const char *size = zd_control_get(st, "Size");
-	const char *isz = zd_control_get(st, "Installed-Size");
+	const char *size = zd_dpkg_control_get(st, "Size");
+	const char *isz = zd_dpkg_control_get(st, "Installed-Size");
 	long long v;
 
 	a->packages++;
@@ -1044,7 +1046,7 @@ archive_stanza(void *ctx, const struct zd_control *st, struct zd_error *err)
 }
 
 int
-zd_repo_archive_read(const char *arg, struct zd_repo_archive *a,
+zd_deb_repo_archive_read(const char *arg, struct zd_repo_archive *a,
                      struct zd_error *err)
 {
 	struct stat st;
@@ -1052,7 +1054,7 @@ zd_repo_archive_read(const char *arg, struct zd_repo_archive *a,
 
 	memset(a, 0, sizeof(*a));
 	if (stat(arg, &st) == 0 && S_ISREG(st.st_mode))
-		return zd_repo_packages_read(arg, archive_stanza, a, err);
+		return zd_deb_repo_packages_read(arg, archive_stanza, a, err);
 	if (zd_parse_size(arg, 1, UINT64_MAX, "archive size", &size,
 	                  err) < 0)
 		return zd_err(err, ZD_E_USAGE, "'%s': neither a Packages "
@@ -1062,7 +1064,7 @@ zd_repo_archive_read(const char *arg, struct zd_repo_archive *a,
 }
 
 double
-zd_repo_project_hours(uint64_t tar_bytes, double rate, unsigned k)
+zd_deb_repo_project_hours(uint64_t tar_bytes, double rate, unsigned k)
 {
 	return (double)tar_bytes / rate / (double)k / 3600.0;
 }

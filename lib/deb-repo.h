@@ -12,9 +12,9 @@
  * other bytes over it.  The state of a run lives in DST/.zdeb-repo/:
  * jobs.jsonl, results/ (one file per job, named by its output path) and
  * tmp/ (packages being made; never at an output path until verified).
- * An output is durable before its result is written (zd_repo_publish),
+ * An output is durable before its result is written (zd_deb_repo_publish),
  * and the result records the output's size and SHA-256, so that a rerun
- * and finish can check each output against it (zd_repo_output_check)
+ * and finish can check each output against it (zd_deb_repo_output_check)
  * instead of trusting that a file there is the file made.
  */
 #ifndef ZDEB_DEB_REPO_H
@@ -71,21 +71,21 @@ struct zd_repo_want {
  * zstd with its layout ("zstd-indexed", "zstd-single", "zstd-frames",
  * "zstd-pzstd").  Returns 0, or -1 with err set (as zd_zstd_describe).
  */
-int zd_repo_from(const struct zd_deb *deb, char from[24],
+int zd_deb_repo_from(const struct zd_deb *deb, char from[24],
                  struct zd_error *err);
 
 /*
  * Sets j->from, j->action and j->comp for deb: KEEP when w->keep_readable
  * and no member is zstd, or when both members already have w->comp's
  * compressor (for zstd, a data member of its layout); CONVERT to w->comp
- * otherwise.  Returns 0, or -1 with err set (as zd_repo_from).
+ * otherwise.  Returns 0, or -1 with err set (as zd_deb_repo_from).
  */
-int zd_repo_decide(const struct zd_deb *deb, const struct zd_repo_want *w,
+int zd_deb_repo_decide(const struct zd_deb *deb, const struct zd_repo_want *w,
                    struct zd_repo_job *j, struct zd_error *err);
 
 /* The conversion of j in words: "keep", "zstd -19 indexed", "xz -6",
  * with " segment-size=N", " long" and " strategy=S" when set. */
-void zd_repo_conversion(const struct zd_repo_job *j, char *buf,
+void zd_deb_repo_conversion(const struct zd_repo_job *j, char *buf,
                         size_t size);
 
 /*
@@ -95,25 +95,25 @@ void zd_repo_conversion(const struct zd_repo_job *j, char *buf,
  * SHA-256(j->sha256 + " " + conversion).  Returns 0, or -1 with err set
  * (ZD_E_NOMEM; ZD_E_USAGE when rel has a ".." component or is absolute).
  */
-int zd_repo_set_output(struct zd_repo_job *j, const char *dst,
+int zd_deb_repo_set_output(struct zd_repo_job *j, const char *dst,
                        const char *rel, struct zd_error *err);
 
 /* Writes j to f as one line ending in '\n'.  Returns 0, or -1 with err
  * set (ZD_E_IO) when f reports an error. */
-int zd_repo_job_write(const struct zd_repo_job *j, FILE *f,
+int zd_deb_repo_job_write(const struct zd_repo_job *j, FILE *f,
                       struct zd_error *err);
 /*
  * Parses one job line.  Returns 0 with j filled (free with
- * zd_repo_job_free), or -1 with err set (ZD_E_FORMAT: the JSON error, a
+ * zd_deb_repo_job_free), or -1 with err set (ZD_E_FORMAT: the JSON error, a
  * missing or malformed field, an output path that leaves dst).
  */
-int zd_repo_job_parse(const char *line, size_t len, struct zd_repo_job *j,
+int zd_deb_repo_job_parse(const char *line, size_t len, struct zd_repo_job *j,
                       struct zd_error *err);
-void zd_repo_job_free(struct zd_repo_job *j);
+void zd_deb_repo_job_free(struct zd_repo_job *j);
 
 /* SHA-256 (hex) and size of the file at path.  Returns 0, or -1 with err
  * set (ZD_E_IO). */
-int zd_repo_sha256_file(const char *path, char hex[65], uint64_t *size,
+int zd_deb_repo_sha256_file(const char *path, char hex[65], uint64_t *size,
                         struct zd_error *err);
 
 enum zd_repo_verdict {
@@ -141,34 +141,34 @@ struct zd_repo_result {
 };
 
 /* "converted", "kept", "failed". */
-const char *zd_repo_verdict_name(enum zd_repo_verdict v);
+const char *zd_deb_repo_verdict_name(enum zd_repo_verdict v);
 
 /*
  * The result file of j: "DST/.zdeb-repo/results/H.json", H the first 16
  * hex digits of SHA-256(j->output).  malloc'd, or NULL (out of memory).
  */
-char *zd_repo_result_path(const struct zd_repo_job *j);
+char *zd_deb_repo_result_path(const struct zd_repo_job *j);
 
 /* Writes the result line of j (job fields for the reader, then r's) to
  * f.  Returns 0, or -1 with err set (ZD_E_IO). */
-int zd_repo_result_write(const struct zd_repo_job *j,
+int zd_deb_repo_result_write(const struct zd_repo_job *j,
                          const struct zd_repo_result *r, FILE *f,
                          struct zd_error *err);
 /*
  * Saves the result line of j durably (lib/fdio.h's zd_outfile: written,
- * fsynced, renamed, the directory fsynced) to zd_repo_result_path(j).
+ * fsynced, renamed, the directory fsynced) to zd_deb_repo_result_path(j).
  * The caller makes the output durable first: a result on disk always
  * speaks of an output on disk.  Returns 0, or -1 with err set (ZD_E_IO).
  */
-int zd_repo_result_save(const struct zd_repo_job *j,
+int zd_deb_repo_result_save(const struct zd_repo_job *j,
                         const struct zd_repo_result *r, struct zd_error *err);
 /*
- * Reads the result of j: 1 with r filled (free with zd_repo_result_free),
+ * Reads the result of j: 1 with r filled (free with zd_deb_repo_result_free),
  * 0 when there is none, -1 with err set (ZD_E_IO, ZD_E_FORMAT).
  */
-int zd_repo_result_load(const struct zd_repo_job *j, struct zd_repo_result *r,
-                        struct zd_error *err);
-void zd_repo_result_free(struct zd_repo_result *r);
+int zd_deb_repo_result_load(const struct zd_repo_job *j,
+                            struct zd_repo_result *r, struct zd_error *err);
+void zd_deb_repo_result_free(struct zd_repo_result *r);
 
 /*
  * Checks j's output against r, a result that says converted or kept: it
@@ -178,7 +178,7 @@ void zd_repo_result_free(struct zd_repo_result *r);
  * result says 47274" or "missing"), -1 with err set (ZD_E_NOMEM, ZD_E_IO
  * reading it).
  */
-int zd_repo_output_check(const struct zd_repo_job *j,
+int zd_deb_repo_output_check(const struct zd_repo_job *j,
                          const struct zd_repo_result *r, bool hash,
                          char *why, size_t whysize, struct zd_error *err);
 
@@ -188,14 +188,14 @@ int zd_repo_output_check(const struct zd_repo_job *j,
  * directory and file name; a host name has no '@').  malloc'd, or NULL
  * (out of memory).
  */
-char *zd_repo_tmp_path(const struct zd_repo_job *j, const char *host,
+char *zd_deb_repo_tmp_path(const struct zd_repo_job *j, const char *host,
                        long pid);
 /*
- * Whether name, a file in DST/.zdeb-repo/tmp/, is one zd_repo_tmp_path
+ * Whether name, a file in DST/.zdeb-repo/tmp/, is one zd_deb_repo_tmp_path
  * made on host (or a writer's "NAME.zdeb-XXXXXX" temporary of one): then
  * true with *pid its process.
  */
-bool zd_repo_tmp_owner(const char *name, const char *host, long *pid);
+bool zd_deb_repo_tmp_owner(const char *name, const char *host, long *pid);
 
 /*
  * Publishes j's verified package at tmp (fsynced when made, as
@@ -204,11 +204,12 @@ bool zd_repo_tmp_owner(const char *name, const char *host, long *pid);
  * directory, so that the output is on disk before r is saved.  Returns
  * 0, or -1 with err set (ZD_E_IO; ZD_E_NOMEM); r->out_sha256 is then "".
  */
-int zd_repo_publish(const struct zd_repo_job *j, const char *tmp,
+int zd_deb_repo_publish(const struct zd_repo_job *j, const char *tmp,
                     struct zd_repo_result *r, struct zd_error *err);
 /* Copies the file in to out durably (zd_outfile: fsynced, renamed, the
  * directory fsynced).  Returns 0, or -1 with err set (ZD_E_IO). */
-int zd_repo_copy_file(const char *in, const char *out, struct zd_error *err);
+int zd_deb_repo_copy_file(const char *in, const char *out,
+                          struct zd_error *err);
 
 /* A job list read whole: each line parsed. */
 struct zd_repo_jobs {
@@ -218,19 +219,19 @@ struct zd_repo_jobs {
 
 /*
  * Reads and parses every line of the job list at path, each line's index
- * its line number from 0.  Returns 0 (free with zd_repo_jobs_free), or -1
+ * its line number from 0.  Returns 0 (free with zd_deb_repo_jobs_free), or -1
  * with err set: ZD_E_IO, ZD_E_NOMEM, ZD_E_FORMAT "'PATH' line N: MSG".
  */
-int zd_repo_jobs_load(const char *path, struct zd_repo_jobs *jobs,
+int zd_deb_repo_jobs_load(const char *path, struct zd_repo_jobs *jobs,
                       struct zd_error *err);
-void zd_repo_jobs_free(struct zd_repo_jobs *jobs);
+void zd_deb_repo_jobs_free(struct zd_repo_jobs *jobs);
 
 /* "DST/.zdeb-repo/NAME" ("DST/.zdeb-repo" for ""), malloc'd; NULL out of
  * memory. */
-char *zd_repo_state_path(const char *dst, const char *name);
+char *zd_deb_repo_state_path(const char *dst, const char *name);
 /* mkdir -p path (mode 0755).  Returns 0, or -1 with err set (ZD_E_IO
  * "cannot create directory 'DIR'", ZD_E_USAGE path too long). */
-int zd_repo_mkdirs(const char *path, struct zd_error *err);
+int zd_deb_repo_mkdirs(const char *path, struct zd_error *err);
 
 /* An output an index must list: its path under DST (the stanza's
  * Filename), size and SHA-256 (hex), as its result records them. */
@@ -238,7 +239,7 @@ struct zd_repo_indexed {
 	const char *output;
 	uint64_t size;
 	const char *sha256;
-	bool seen;		/* set by zd_repo_index_check */
+	bool seen;		/* set by zd_deb_repo_index_check */
 };
 /*
  * Checks the apt Packages index at path against want[0, n) (sorted by
@@ -247,16 +248,16 @@ struct zd_repo_indexed {
  * say(ctx, msg) ("'PATH': F: Size S SHA256 H..., its result says ...",
  * "F is no output to index", "F listed twice", "F not listed").
  * Returns the number of differences, or -1 with err set (as
- * zd_repo_packages_read).
+ * zd_deb_repo_packages_read).
  */
 typedef void (*zd_repo_say_fn)(void *ctx, const char *msg);
-long zd_repo_index_check(const char *path, struct zd_repo_indexed *want,
+long zd_deb_repo_index_check(const char *path, struct zd_repo_indexed *want,
                          size_t n, zd_repo_say_fn say, void *ctx,
                          struct zd_error *err);
 
 /*
  * What an archive to convert holds, for a projection: from an apt
- * Packages index (path; ".gz"/".xz" as zd_repo_packages_read), its
+ * Packages index (path; ".gz"/".xz" as zd_deb_repo_packages_read), its
  * packages, their Size and their Installed-Size (KiB, the tar bytes
  * they unpack to, near enough); or from a size ("100G", suffixes as
  * zd_parse_size), that size of .debs and no count.
@@ -268,9 +269,9 @@ struct zd_repo_archive {
 				 * given as a size */
 };
 /* arg is a file when one is there, else a size.  Returns 0, or -1 with
- * err set (as zd_repo_packages_read; ZD_E_USAGE neither a file nor a
+ * err set (as zd_deb_repo_packages_read; ZD_E_USAGE neither a file nor a
  * size). */
-int zd_repo_archive_read(const char *arg, struct zd_repo_archive *a,
+int zd_deb_repo_archive_read(const char *arg, struct zd_repo_archive *a,
                          struct zd_error *err);
 
 /*
@@ -278,7 +279,7 @@ int zd_repo_archive_read(const char *arg, struct zd_repo_archive *a,
  * workers of one core each, the work spread evenly (no I/O, no queueing,
  * no stragglers: a lower bound).  rate > 0, k > 0.
  */
-double zd_repo_project_hours(uint64_t tar_bytes, double rate, unsigned k);
+double zd_deb_repo_project_hours(uint64_t tar_bytes, double rate, unsigned k);
 
 /*
  * Reads an apt Packages index (path ends in "Packages", ".gz" or ".xz")
@@ -288,7 +289,7 @@ double zd_repo_project_hours(uint64_t tar_bytes, double rate, unsigned k);
  */
 typedef int (*zd_repo_stanza_fn)(void *ctx, const struct zd_control *st,
                                  struct zd_error *err);
-int zd_repo_packages_read(const char *path, zd_repo_stanza_fn fn, void *ctx,
+int zd_deb_repo_packages_read(const char *path, zd_repo_stanza_fn fn, void *ctx,
                           struct zd_error *err);
 
 #endif

@@ -80,7 +80,7 @@ final_path(const char *path)
 }
 
 int
-zd_debout_open(struct zd_debout *d, const char *path, uint64_t mtime,
+zd_deb_write_open(struct zd_debout *d, const char *path, uint64_t mtime,
                bool durable, struct zd_error *err)
 {
 	static const char version[] = "2.0\n";
@@ -110,7 +110,7 @@ zd_debout_open(struct zd_debout *d, const char *path, uint64_t mtime,
 }
 
 int
-zd_debout_begin(struct zd_debout *d, struct zd_error *err)
+zd_deb_write_begin(struct zd_debout *d, struct zd_error *err)
 {
 	if (zd_ar_begin_member(d->fd, &d->hdr_off, err) < 0) {
 		zd_err_prefix(err, "cannot write '%s'", d->path);
@@ -120,7 +120,7 @@ zd_debout_begin(struct zd_debout *d, struct zd_error *err)
 }
 
 int
-zd_debout_end(struct zd_debout *d, const char *name, uint64_t off,
+zd_deb_write_end(struct zd_debout *d, const char *name, uint64_t off,
               uint64_t size, struct zd_error *err)
 {
 	if (off != d->hdr_off + ZD_AR_HDR_LEN)
@@ -163,7 +163,7 @@ copy_out(struct zd_debout *d, struct zd_error *err)
 }
 
 int
-zd_debout_commit(struct zd_debout *d, struct zd_error *err)
+zd_deb_write_commit(struct zd_debout *d, struct zd_error *err)
 {
 	int fd = d->fd;
 
@@ -187,7 +187,7 @@ zd_debout_commit(struct zd_debout *d, struct zd_error *err)
 }
 
 void
-zd_debout_abort(struct zd_debout *d)
+zd_deb_write_abort(struct zd_debout *d)
 {
 	int saved = errno;
 

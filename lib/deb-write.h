@@ -43,25 +43,25 @@ struct zd_debout {
  * durable (native zdeb, never dpkg-deb mode) fsyncs the directory after
  * it too, so that the output is on disk once committed.  Temporaries a
  * killed writer left beside path are removed (zd_outfile_open).  d is
- * then zd_debout_abort()'s to free, even on failure.  Returns 0, or -1
+ * then zd_deb_write_abort()'s to free, even on failure.  Returns 0, or -1
  * with err set.
  */
-int zd_debout_open(struct zd_debout *d, const char *path, uint64_t mtime,
+int zd_deb_write_open(struct zd_debout *d, const char *path, uint64_t mtime,
                    bool durable, struct zd_error *err);
 /* Starts a member: its bytes go to d->fd from its current offset on. */
-int zd_debout_begin(struct zd_debout *d, struct zd_error *err);
+int zd_deb_write_begin(struct zd_debout *d, struct zd_error *err);
 /*
  * Ends the member begun: its bytes are d->fd[off, off + size), which must
  * start right after its header and end at d->fd's offset (else
  * ZD_E_INTERNAL); fills in the header, pads.
  */
-int zd_debout_end(struct zd_debout *d, const char *name, uint64_t off,
+int zd_deb_write_end(struct zd_debout *d, const char *name, uint64_t off,
                   uint64_t size, struct zd_error *err);
 /* fsyncs the file, renames it to the output path and closes it, then
  * when durable fsyncs the directory (or copies it into the device and
  * removes it). */
-int zd_debout_commit(struct zd_debout *d, struct zd_error *err);
+int zd_deb_write_commit(struct zd_debout *d, struct zd_error *err);
 /* Removes the temporary file unless committed, and frees d. */
-void zd_debout_abort(struct zd_debout *d);
+void zd_deb_write_abort(struct zd_debout *d);
 
 #endif

@@ -78,7 +78,7 @@ check_control(struct check *ck, const char *ctlpath, struct zd_control *ctl,
 		.warn = count_warning, .warn_ctx = ck, .strict = ck->o->strict,
 	};
 
-	if (zd_pkginfo_parse_file(&po, ctl, pi, ck->err) < 0)
+	if (zd_dpkg_pkginfo_parse_file(&po, ctl, pi, ck->err) < 0)
 		return -1;
 	if (strspn(pi->name, "abcdefghijklmnopqrstuvwxyz0123456789+-.") !=
 	    strlen(pi->name))
@@ -343,7 +343,7 @@ out:
 }
 
 int
-zd_pkgcheck_tree(const char *dir, const struct zd_pkgcheck_opts *o,
+zd_dpkg_check_tree(const char *dir, const struct zd_pkgcheck_opts *o,
                  struct zd_control *ctl, struct zd_pkginfo *pi,
                  struct zd_error *err)
 {

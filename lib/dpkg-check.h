@@ -16,7 +16,8 @@
 #include "lib/error.h"
 
 struct zd_pkgcheck_opts {
-	/* dpkg's build architecture (zd_pkginfo_native_arch()), or NULL. */
+	/* dpkg's build architecture (zd_dpkg_pkginfo_native_arch()), or
+	 * NULL. */
 	const char *native_arch;
 	/* What dpkg-deb only warns about is an error too (zdeb build). */
 	bool strict;
@@ -29,7 +30,7 @@ struct zd_pkgcheck_opts {
 /*
  * Runs dpkg-deb -b's checks on DIR (check_control_area()), in dpkg's
  * order, stopping at the first error:
- *   - DIR/DEBIAN/control parses as dpkg parses it (zd_pkginfo_parse_file:
+ *   - DIR/DEBIAN/control parses as dpkg parses it (zd_dpkg_pkginfo_parse_file:
  *     every warning and error of dpkg's parser, "parsing file
  *     'DIR/DEBIAN/control' near line N package 'P':\n MSG");
  *   - "package name has characters that aren't lowercase alphanums or
@@ -53,12 +54,12 @@ struct zd_pkgcheck_opts {
  *   - when there were warnings, a last one: "ignoring N warnings about the
  *     control file(s)" ("1 warning").
  *
- * ctl and pi receive the parsed control (free both with zd_pkginfo_free
- * and zd_control_free, also after a failure).  Returns 0, or -1 with err
+ * ctl and pi receive the parsed control (free both with zd_dpkg_pkginfo_free
+ * and zd_dpkg_control_free, also after a failure).  Returns 0, or -1 with err
  * set to dpkg's message: ZD_E_FORMAT for a bad package, ZD_E_IO (sys_errno
  * set) when a file cannot be read, ZD_E_NOMEM.
  */
-int zd_pkgcheck_tree(const char *dir, const struct zd_pkgcheck_opts *o,
+int zd_dpkg_check_tree(const char *dir, const struct zd_pkgcheck_opts *o,
                      struct zd_control *ctl, struct zd_pkginfo *pi,
                      struct zd_error *err);
 

@@ -70,14 +70,14 @@ static const char *const field_names[ZD_FIELD__COUNT] = {
 };
 
 const char *
-zd_control_field_name(enum zd_field_id id)
+zd_dpkg_control_field_name(enum zd_field_id id)
 {
 	assert(id >= 0 && id < ZD_FIELD__COUNT);
 	return field_names[id];
 }
 
 enum zd_field_id
-zd_control_field_find(const char *name, size_t len)
+zd_dpkg_control_field_find(const char *name, size_t len)
 {
 	for (int i = 0; i < ZD_FIELD__COUNT; i++)
 		if (strlen(field_names[i]) == len &&
@@ -87,7 +87,7 @@ zd_control_field_find(const char *name, size_t len)
 }
 
 void
-zd_control_free(struct zd_control *ctl)
+zd_dpkg_control_free(struct zd_control *ctl)
 {
 	if (ctl == NULL)
 		return;
@@ -163,7 +163,7 @@ add_field(struct zd_control *c, const char *name, size_t nlen,
 	f->value = dup_mem(value, vlen);
 	f->line = line;
 	f->lno = lno;
-	f->id = zd_control_field_find(name, nlen);
+	f->id = zd_dpkg_control_field_find(name, nlen);
 	c->n++;
 	if (f->name == NULL || f->value == NULL)
 		return -1;
@@ -180,12 +180,12 @@ take_field(struct zd_control *c, size_t first, const char *name, size_t nlen,
            const char *value, size_t vlen, unsigned line, int lno,
            const struct zd_control_cb *cb, struct zd_error *err)
 {
-	enum zd_field_id id = zd_control_field_find(name, nlen);
+	enum zd_field_id id = zd_dpkg_control_field_find(name, nlen);
 
 	for (size_t i = first; i < c->n; i++) {
 		if (id != ZD_FIELD_USER && c->fields[i].id == id)
 			return perr(err, "duplicate value for '%s' field",
-			            zd_control_field_name(id));
+			            zd_dpkg_control_field_name(id));
 	}
 	if (id == ZD_FIELD_USER && nlen < 2)
 		return perr(err, "user-defined field name '%.*s' too short",
@@ -329,7 +329,7 @@ parse_stanza(struct reader *r, struct zd_control *c,
 }
 
 int
-zd_control_parse_dpkg(const char *buf, size_t len, struct zd_control *ctl,
+zd_dpkg_control_parse_dpkg(const char *buf, size_t len, struct zd_control *ctl,
                       const struct zd_control_cb *cb, int *lno,
                       struct zd_error *err)
 {
@@ -362,19 +362,19 @@ zd_control_parse_dpkg(const char *buf, size_t len, struct zd_control *ctl,
 }
 
 int
-zd_control_parse(const char *buf, size_t len, const char *what,
+zd_dpkg_control_parse(const char *buf, size_t len, const char *what,
                  struct zd_control *ctl, struct zd_error *err)
 {
 	int lno;
-	int rc = zd_control_parse_dpkg(buf, len, ctl, NULL, &lno, err);
+	int rc = zd_dpkg_control_parse_dpkg(buf, len, ctl, NULL, &lno, err);
 
 	if (rc > 0) {
-		zd_control_free(ctl);
+		zd_dpkg_control_free(ctl);
 		return zd_err(err, ZD_E_FORMAT, "no package information in "
 		              "'%s'", what);
 	}
 	if (rc < 0) {
-		zd_control_free(ctl);
+		zd_dpkg_control_free(ctl);
 		if (err->code == ZD_E_FORMAT)
 			zd_err_prefix(err, "cannot parse '%s' near line %d",
 			              what, lno);
@@ -384,7 +384,7 @@ zd_control_parse(const char *buf, size_t len, const char *what,
 }
 
 int
-zd_control_parse_file(const char *path, struct zd_control *ctl,
+zd_dpkg_control_parse_file(const char *path, struct zd_control *ctl,
                       struct zd_error *err)
 {
 	char *buf = NULL;
@@ -423,7 +423,7 @@ zd_control_parse_file(const char *path, struct zd_control *ctl,
 			break;
 		len += (size_t)n;
 	}
-	rc = zd_control_parse(buf, len, path, ctl, err);
+	rc = zd_dpkg_control_parse(buf, len, path, ctl, err);
 out:
 	free(buf);
 	close(fd);
@@ -431,7 +431,7 @@ out:
 }
 
 const char *
-zd_control_get(const struct zd_control *ctl, const char *name)
+zd_dpkg_control_get(const struct zd_control *ctl, const char *name)
 {
 	for (size_t i = 0; i < ctl->n; i++)
 		if (strcasecmp(ctl->fields[i].name, name) == 0)

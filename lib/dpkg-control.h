@@ -63,10 +63,10 @@ enum zd_field_id {
 };
 
 /* The canonical spelling of a dpkg field ("Multi-Arch"). */
-const char *zd_control_field_name(enum zd_field_id id);
+const char *zd_dpkg_control_field_name(enum zd_field_id id);
 /* The dpkg field named name[0, len), compared case-insensitively as dpkg
  * does, or ZD_FIELD_USER. */
-enum zd_field_id zd_control_field_find(const char *name, size_t len);
+enum zd_field_id zd_dpkg_control_field_find(const char *name, size_t len);
 
 struct zd_field {
 	char *name;	/* as written ("Package") */
@@ -91,7 +91,7 @@ struct zd_control {
 	size_t n;
 };
 
-/* What zd_control_parse_dpkg calls as it goes, as dpkg's parser does. */
+/* What zd_dpkg_control_parse_dpkg calls as it goes, as dpkg's parser does. */
 struct zd_control_cb {
 	/* A stanza begins, before its first field (dpkg starts a blank
 	 * package); may be NULL. */
@@ -114,7 +114,7 @@ struct zd_control_cb {
  * string, a name cut by the end of the file loses its last character.  A
  * second stanza is read (cb called on it) before it is refused.
  *
- * Returns 0 with ctl filled (free with zd_control_free) and *lno dpkg's
+ * Returns 0 with ctl filled (free with zd_dpkg_control_free) and *lno dpkg's
  * line count after the stanza; 1 when buf holds no stanza (dpkg's "no
  * package information"); -1 with err set and *lno where dpkg stopped:
  * ZD_E_FORMAT with dpkg's message alone ("field name 'X' must be followed
@@ -122,12 +122,13 @@ struct zd_control_cb {
  * callback, ZD_E_NOMEM.  On -1 ctl holds the fields read so far (of the
  * second stanza too).
  */
-int zd_control_parse_dpkg(const char *buf, size_t len, struct zd_control *ctl,
-                          const struct zd_control_cb *cb, int *lno,
-                          struct zd_error *err);
+int zd_dpkg_control_parse_dpkg(const char *buf, size_t len,
+                               struct zd_control *ctl,
+                               const struct zd_control_cb *cb, int *lno,
+                               struct zd_error *err);
 
 /*
- * zd_control_parse_dpkg without callbacks, for zdeb's own commands: what
+ * zd_dpkg_control_parse_dpkg without callbacks, for zdeb's own commands: what
  * names the source in messages ("DEBIAN/control").  dpkg's rules, in
  * short: a field name is the text up to whitespace or ':', may not be
  * empty or start with '-', may be followed by blanks before the ':';
@@ -139,22 +140,23 @@ int zd_control_parse_dpkg(const char *buf, size_t len, struct zd_control *ctl,
  * case-insensitively; '\r' counts as whitespace, so a CRLF file parses
  * with the '\r' trimmed from the end of each value.
  *
- * On success ctl owns malloc'd copies (free with zd_control_free).  Returns
- * 0, or -1 with err set and ctl left empty: ZD_E_FORMAT with "cannot parse
- * 'WHAT' near line N: MSG" (N and MSG dpkg's, as zd_control_parse_dpkg), or
- * "no package information in 'WHAT'"; ZD_E_NOMEM.
+ * On success ctl owns malloc'd copies (free with zd_dpkg_control_free).
+ * Returns 0, or -1 with err set and ctl left empty: ZD_E_FORMAT with
+ * "cannot parse 'WHAT' near line N: MSG" (N and MSG dpkg's, as
+ * zd_dpkg_control_parse_dpkg), or "no package information in 'WHAT'";
+ * ZD_E_NOMEM.
  */
-int zd_control_parse(const char *buf, size_t len, const char *what,
+int zd_dpkg_control_parse(const char *buf, size_t len, const char *what,
                      struct zd_control *ctl, struct zd_error *err);
 /*
  * Reads and parses a file (what = path).  Returns 0, or -1 with err set:
- * ZD_E_IO "cannot read 'PATH': ...", or as zd_control_parse.
+ * ZD_E_IO "cannot read 'PATH': ...", or as zd_dpkg_control_parse.
  */
-int zd_control_parse_file(const char *path, struct zd_control *ctl,
+int zd_dpkg_control_parse_file(const char *path, struct zd_control *ctl,
                           struct zd_error *err);
 /* Case-insensitive lookup; NULL when absent. */
-const char *zd_control_get(const struct zd_control *ctl, const char *name);
+const char *zd_dpkg_control_get(const struct zd_control *ctl, const char *name);
 /* Frees the fields and zeroes ctl; safe on a zeroed struct. */
-void zd_control_free(struct zd_control *ctl);
+void zd_dpkg_control_free(struct zd_control *ctl);
 
 #endif

@@ -67,7 +67,7 @@ struct zd_pkgformat {
 };
 
 void
-zd_pkgformat_free(struct zd_pkgformat *f)
+zd_dpkg_format_free(struct zd_pkgformat *f)
 {
 	if (f == NULL)
 		return;
@@ -139,7 +139,7 @@ parse_string(struct fmt_node *node, const char *fmt, size_t len,
 }
 
 struct zd_pkgformat *
-zd_pkgformat_parse(const char *fmt, struct zd_error *err)
+zd_dpkg_format_parse(const char *fmt, struct zd_error *err)
 {
 	struct zd_pkgformat *f = calloc(1, sizeof(*f));
 	size_t cap = 0;
@@ -192,7 +192,7 @@ zd_pkgformat_parse(const char *fmt, struct zd_error *err)
 	}
 	return f;
 fail:
-	zd_pkgformat_free(f);
+	zd_dpkg_format_free(f);
 	return NULL;
 }
 
@@ -209,7 +209,7 @@ write_source_version(FILE *f, const struct zd_pkginfo *pi, bool upstream,
 
 	if (paren == NULL) {
 		if (!upstream)
-			zd_version_print(f, &pi->version, false);
+			zd_dpkg_version_print(f, &pi->version, false);
 		else if (pi->version.version != NULL)
 			fputs(pi->version.version, f);
 		return 0;
@@ -217,8 +217,8 @@ write_source_version(FILE *f, const struct zd_pkginfo *pi, bool upstream,
 	tmp = strndup(paren + 1, strcspn(paren + 1, ")"));
 	if (tmp == NULL)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
-	if (zd_version_parse(tmp, &v, &why) < 0) {
-		zd_version_free(&v);
+	if (zd_dpkg_version_parse(tmp, &v, &why) < 0) {
+		zd_dpkg_version_free(&v);
 		if (why.code == ZD_E_NOMEM)
 			zd_err(err, ZD_E_NOMEM, "%s", why.msg);
 		else
@@ -229,10 +229,10 @@ write_source_version(FILE *f, const struct zd_pkginfo *pi, bool upstream,
 	}
 	free(tmp);
 	if (!upstream)
-		zd_version_print(f, &v, false);
+		zd_dpkg_version_print(f, &v, false);
 	else if (v.version != NULL)
 		fputs(v.version, f);
-	zd_version_free(&v);
+	zd_dpkg_version_free(&v);
 	return 0;
 }
 
@@ -242,7 +242,7 @@ write_virtual(FILE *f, const struct zd_pkginfo *pi, const char *name,
               struct zd_error *err)
 {
 	if (strcasecmp(name, "binary:Package") == 0) {
-		zd_pkginfo_print_name(f, pi);
+		zd_dpkg_pkginfo_print_name(f, pi);
 	} else if (strcasecmp(name, "binary:Synopsis") == 0 ||
 	           strcasecmp(name, "binary:Summary") == 0) {
 		const char *d = pi->description != NULL ? pi->description :
@@ -283,12 +283,12 @@ render_node(FILE *f, const struct fmt_node *node, const struct zd_pkginfo *pi,
 		fputs(node->data, f);
 		return 0;
 	}
-	if (zd_pkginfo_write_known(f, pi, node->data, false) == 0)
+	if (zd_dpkg_pkginfo_write_known(f, pi, node->data, false) == 0)
 		return 0;
 	rc = write_virtual(f, pi, node->data, err);
 	if (rc <= 0)
 		return rc;
-	fl = zd_pkginfo_arbitrary(pi, node->data);
+	fl = zd_dpkg_pkginfo_arbitrary(pi, node->data);
 	if (fl != NULL) {
 		fputs(fl->value, f);
 		return 0;
@@ -297,7 +297,7 @@ render_node(FILE *f, const struct fmt_node *node, const struct zd_pkginfo *pi,
 }
 
 char *
-zd_pkgformat_print(const struct zd_pkgformat *f, const struct zd_pkginfo *pi,
+zd_dpkg_format_print(const struct zd_pkgformat *f, const struct zd_pkginfo *pi,
                    struct zd_error *err)
 {
 	struct membuf out;

@@ -25,9 +25,9 @@ struct zd_pkgformat;
  * character 'C' in field width", "field width is out of range", "may not
  * be empty string"; ZD_E_NOMEM.
  */
-struct zd_pkgformat *zd_pkgformat_parse(const char *fmt,
+struct zd_pkgformat *zd_dpkg_format_parse(const char *fmt,
                                         struct zd_error *err);
-void zd_pkgformat_free(struct zd_pkgformat *f);
+void zd_dpkg_format_free(struct zd_pkgformat *f);
 
 /*
  * Renders f for pi (dpkg's pkg_format_print).  Returns a malloc'd string,
@@ -35,7 +35,7 @@ void zd_pkgformat_free(struct zd_pkgformat *f);
  * field whose "(version)" does not parse ("version 'V' has bad syntax:
  * REASON"), ZD_E_NOMEM.
  */
-char *zd_pkgformat_print(const struct zd_pkgformat *f,
+char *zd_dpkg_format_print(const struct zd_pkgformat *f,
                          const struct zd_pkginfo *pi, struct zd_error *err);
 
 #endif

@@ -51,7 +51,7 @@ entry(void *ctx, const struct zd_treewalk_entry *e, struct zd_error *err)
 }
 
 int
-zd_instsize_tree(const char *dir, uint64_t *kib, struct zd_error *err)
+zd_dpkg_instsize_tree(const char *dir, uint64_t *kib, struct zd_error *err)
 {
 	struct scan s = { .kib = 0, .seen = ZD_INOSET_INIT };
 	int rc;
@@ -98,7 +98,7 @@ line_offset(const char *buf, size_t len, unsigned n)
 }
 
 int
-zd_instsize_control_add(const char *ctl, size_t len, uint64_t kib,
+zd_dpkg_instsize_control_add(const char *ctl, size_t len, uint64_t kib,
                         char **out, size_t *outlen, struct zd_error *err)
 {
 	struct zd_control c = { 0 };
@@ -107,10 +107,10 @@ zd_instsize_control_add(const char *ctl, size_t len, uint64_t kib,
 	char *buf;
 	int n;
 
-	if (zd_control_parse(ctl, len, "DEBIAN/control", &c, err) < 0)
+	if (zd_dpkg_control_parse(ctl, len, "DEBIAN/control", &c, err) < 0)
 		return -1;
-	if (zd_control_get(&c, "Installed-Size") != NULL) {
-		zd_control_free(&c);
+	if (zd_dpkg_control_get(&c, "Installed-Size") != NULL) {
+		zd_dpkg_control_free(&c);
 		return zd_err(err, ZD_E_FORMAT, "control file already has an "
 		              "'Installed-Size' field");
 	}
@@ -127,7 +127,7 @@ zd_instsize_control_add(const char *ctl, size_t len, uint64_t kib,
 		while (at >= 2 && ctl[at - 1] == '\n' && ctl[at - 2] == '\n')
 			at--;
 	}
-	zd_control_free(&c);
+	zd_dpkg_control_free(&c);
 	n = snprintf(field, sizeof(field), "Installed-Size: %" PRIu64 "\n",
 	             kib);
 	flen = (size_t)n;

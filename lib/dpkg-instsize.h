@@ -24,7 +24,7 @@
  * ZD_E_IO naming the entry that cannot be read, ZD_E_NOMEM, ZD_E_LIMIT on
  * overflow, or the walk's errors (zd_treewalk).
  */
-int zd_instsize_tree(const char *dir, uint64_t *kib, struct zd_error *err);
+int zd_dpkg_instsize_tree(const char *dir, uint64_t *kib, struct zd_error *err);
 
 /*
  * Adds "Installed-Size: KIB" to the control paragraph ctl (len bytes, as
@@ -35,10 +35,10 @@ int zd_instsize_tree(const char *dir, uint64_t *kib, struct zd_error *err);
  * Maintainer present (with its continuation lines), or first when none is.
  * The other bytes are kept as they are.  On success *out is malloc'd
  * (caller frees) with *outlen bytes.  Returns 0, or -1 with err set:
- * ZD_E_FORMAT if ctl does not parse (zd_control_parse) or already has an
+ * ZD_E_FORMAT if ctl does not parse (zd_dpkg_control_parse) or already has an
  * Installed-Size field, ZD_E_NOMEM.
  */
-int zd_instsize_control_add(const char *ctl, size_t len, uint64_t kib,
+int zd_dpkg_instsize_control_add(const char *ctl, size_t len, uint64_t kib,
                             char **out, size_t *outlen,
                             struct zd_error *err);
 

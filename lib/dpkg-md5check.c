@@ -121,7 +121,7 @@ find_sum(struct sumtab *t, const char *path)
 static struct archive *
 open_reader(int fd, struct zd_error *err)
 {
-	struct archive *a = zd_archive_tar_reader(err);
+	struct archive *a = zd_tar_libarchive_tar_reader(err);
 
 	if (a == NULL)
 		return NULL;
@@ -135,7 +135,7 @@ open_reader(int fd, struct zd_error *err)
 }
 
 int
-zd_md5check_find(const void *ctl_tar, size_t ctl_len, char **text,
+zd_dpkg_md5check_find(const void *ctl_tar, size_t ctl_len, char **text,
                  size_t *len, struct zd_error *err)
 {
 	int rc = zd_tar_find_file(ctl_tar, ctl_len, "md5sums", text, len,
@@ -168,7 +168,7 @@ digest_entry(struct archive *a, char hex[ZD_MD5_HEX_SIZE], const char *name,
 }
 
 int
-zd_md5check_tar(int tar_fd, const char *md5sums, size_t len,
+zd_dpkg_md5check_tar(int tar_fd, const char *md5sums, size_t len,
                 zd_warn_fn warn, void *warn_ctx,
                 struct zd_md5check_result *r, struct zd_error *err)
 {

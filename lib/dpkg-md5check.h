@@ -14,7 +14,7 @@
  * with *text (malloc'd, caller frees) and *len set, 0 when there is none,
  * or -1 with err set.
  */
-int zd_md5check_find(const void *ctl_tar, size_t ctl_len, char **text,
+int zd_dpkg_md5check_find(const void *ctl_tar, size_t ctl_len, char **text,
                      size_t *len, struct zd_error *err);
 
 struct zd_md5check_result {
@@ -30,7 +30,7 @@ struct zd_md5check_result {
  * including files md5sums lists that the tar lacks.  Returns 0 (see r for
  * the counts), or -1 with err set when md5sums or the tar is malformed.
  */
-int zd_md5check_tar(int tar_fd, const char *md5sums, size_t len,
+int zd_dpkg_md5check_tar(int tar_fd, const char *md5sums, size_t len,
                     zd_warn_fn warn, void *warn_ctx,
                     struct zd_md5check_result *r, struct zd_error *err);
 

@@ -25,7 +25,7 @@ static_assert(MD5_DIGEST_STRING_LENGTH == ZD_MD5_HEX_SIZE,
               "MD5End() writes ZD_MD5_HEX_SIZE bytes");
 
 int
-zd_md5sums_file(const char *path, char hex[ZD_MD5_HEX_SIZE],
+zd_dpkg_md5sums_file(const char *path, char hex[ZD_MD5_HEX_SIZE],
                 struct zd_error *err)
 {
 	unsigned char buf[65536];
@@ -187,7 +187,7 @@ cmp_index(const void *a, const void *b, void *ctx)
 }
 
 int
-zd_md5sums_tree(const char *dir, char **text, size_t *len,
+zd_dpkg_md5sums_tree(const char *dir, char **text, size_t *len,
                 struct zd_error *err)
 {
 	struct collect c = { 0 };
@@ -218,7 +218,7 @@ zd_md5sums_tree(const char *dir, char **text, size_t *len,
 		char hex[ZD_MD5_HEX_SIZE];
 		size_t need;
 
-		if (zd_md5sums_file(c.paths[i], hex, err) < 0)
+		if (zd_dpkg_md5sums_file(c.paths[i], hex, err) < 0)
 			goto out;
 		/* "HEX  NAME\n" */
 		if (__builtin_add_overflow(strlen(c.names[i]), 36, &need) ||

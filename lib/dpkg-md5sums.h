@@ -21,7 +21,7 @@
  * MD5 of the file at path as 32 lowercase hex digits.  Returns 0, or -1
  * with err set (ZD_E_IO naming the path).
  */
-int zd_md5sums_file(const char *path, char hex[ZD_MD5_HEX_SIZE],
+int zd_dpkg_md5sums_file(const char *path, char hex[ZD_MD5_HEX_SIZE],
                     struct zd_error *err);
 
 /*
@@ -37,7 +37,7 @@ int zd_md5sums_file(const char *path, char hex[ZD_MD5_HEX_SIZE],
  * with err set: ZD_E_IO for a file or directory that cannot be read,
  * ZD_E_NOMEM, or the walk's errors (zd_treewalk).
  */
-int zd_md5sums_tree(const char *dir, char **text, size_t *len,
+int zd_dpkg_md5sums_tree(const char *dir, char **text, size_t *len,
                     struct zd_error *err);
 
 #endif

@@ -32,7 +32,7 @@
 /* --- versions, names --------------------------------------------------- */
 
 int
-zd_version_parse(const char *string, struct zd_version *v,
+zd_dpkg_version_parse(const char *string, struct zd_version *v,
                  struct zd_error *err)
 {
 	const char *end, *ptr, *colon;
@@ -113,7 +113,7 @@ zd_version_parse(const char *string, struct zd_version *v,
 }
 
 void
-zd_version_free(struct zd_version *v)
+zd_dpkg_version_free(struct zd_version *v)
 {
 	free(v->version);
 	free(v->revision);
@@ -122,7 +122,7 @@ zd_version_free(struct zd_version *v)
 }
 
 void
-zd_version_print(FILE *f, const struct zd_version *v, bool never_epoch)
+zd_dpkg_version_print(FILE *f, const struct zd_version *v, bool never_epoch)
 {
 	const char *rev = v->revision != NULL ? v->revision : "";
 
@@ -146,7 +146,7 @@ version_is_set(const struct zd_version *v)
 }
 
 int
-zd_pkginfo_check_name(const char *p, struct zd_error *err)
+zd_dpkg_pkginfo_check_name(const char *p, struct zd_error *err)
 {
 	static const char punct_allowed[] = "-+._";
 	int c;
@@ -165,7 +165,7 @@ zd_pkginfo_check_name(const char *p, struct zd_error *err)
 }
 
 int
-zd_pkginfo_check_arch(const char *p, struct zd_error *err)
+zd_dpkg_pkginfo_check_arch(const char *p, struct zd_error *err)
 {
 	if (*p == '\0')
 		return zd_err(err, ZD_E_FORMAT, "may not be empty string");
@@ -221,7 +221,7 @@ arch_find(const char *name, const char *native)
 		a.type = ZD_ARCH_ALL;
 	else if (strcmp(name, "any") == 0)
 		a.type = ZD_ARCH_WILDCARD;
-	else if (zd_pkginfo_check_arch(name, &ignored) < 0)
+	else if (zd_dpkg_pkginfo_check_arch(name, &ignored) < 0)
 		a.type = ZD_ARCH_ILLEGAL;
 	return a;
 }
@@ -238,7 +238,7 @@ name_needs_arch(const struct zd_pkginfo *pi)
 }
 
 void
-zd_pkginfo_print_name(FILE *f, const struct zd_pkginfo *pi)
+zd_dpkg_pkginfo_print_name(FILE *f, const struct zd_pkginfo *pi)
 {
 	fputs(pi->name != NULL ? pi->name : "", f);
 	if (name_needs_arch(pi))
@@ -267,7 +267,7 @@ report(struct parse *ps, bool warning, const char *reason,
 	if (ps->pi->name != NULL) {
 		fprintf(f, "parsing file '%s' near line %d package '", o->file,
 		        ps->lno);
-		zd_pkginfo_print_name(f, ps->pi);
+		zd_dpkg_pkginfo_print_name(f, ps->pi);
 		fputs("':\n ", f);
 	} else {
 		fprintf(f, "parsing file '%.255s' near line %d:\n ", o->file,
@@ -346,7 +346,7 @@ f_name(struct parse *ps, const char *value, const char *field,
 {
 	struct zd_error why = ZD_ERROR_INIT;
 
-	if (zd_pkginfo_check_name(value, &why) < 0)
+	if (zd_dpkg_pkginfo_check_name(value, &why) < 0)
 		return PERROR("invalid package name in '%s' field: %s", field,
 		              why.msg);
 	free(ps->pi->name);
@@ -407,8 +407,8 @@ f_version(struct parse *ps, const char *value, const char *field,
 {
 	struct zd_error why = ZD_ERROR_INIT;
 
-	zd_version_free(&ps->pi->version);
-	if (zd_version_parse(value, &ps->pi->version, &why) == 0)
+	zd_dpkg_version_free(&ps->pi->version);
+	if (zd_dpkg_version_parse(value, &ps->pi->version, &why) == 0)
 		return 0;
 	if (why.code == ZD_E_NOMEM)
 		return zd_err(err, ZD_E_NOMEM, "%s", why.msg);
@@ -636,7 +636,7 @@ parse_relation(struct parse *ps, const char **pp, struct zd_dep_alt *a,
 	else if (*p != ')')
 		rc = PERROR("'%s' field, reference to '%.255s': version contains "
 		            "'%c' instead of '%c'", field, depname, *p, ')');
-	else if (zd_version_parse(version, &a->version, &why) == 0)
+	else if (zd_dpkg_version_parse(version, &a->version, &why) == 0)
 		rc = 0;
 	else if (why.code == ZD_E_NOMEM)
 		rc = zd_err(err, ZD_E_NOMEM, "%s", why.msg);
@@ -685,7 +685,7 @@ f_dependency(struct parse *ps, const char *value, enum zd_field_id type,
 			a->name = depname = strndup(start, (size_t)(p - start));
 			if (depname == NULL)
 				return zd_err(err, ZD_E_NOMEM, "out of memory");
-			if (zd_pkginfo_check_name(depname, &why) < 0)
+			if (zd_dpkg_pkginfo_check_name(depname, &why) < 0)
 				return PERROR("'%s' field, invalid package name "
 				              "'%.255s': %s", field, depname,
 				              why.msg);
@@ -707,7 +707,8 @@ f_dependency(struct parse *ps, const char *value, enum zd_field_id type,
 					              "out of memory");
 				if (arch_find(a->arch, NULL).type ==
 				    ZD_ARCH_ILLEGAL) {
-					zd_pkginfo_check_arch(a->arch, &why);
+					zd_dpkg_pkginfo_check_arch(a->arch,
+					                           &why);
 					return PERROR("'%s' field, reference to "
 					              "'%.255s': invalid "
 					              "architecture name '%.255s': "
@@ -772,7 +773,7 @@ parse_field(void *ctx, const struct zd_control *ctl, struct zd_error *err)
 
 	if (fl->id == ZD_FIELD_USER)
 		return 0;
-	field = zd_control_field_name(fl->id);
+	field = zd_dpkg_control_field_name(fl->id);
 	ps->lno = fl->lno;
 	switch (fl->id) {
 	case ZD_FIELD_PACKAGE:
@@ -817,7 +818,7 @@ parse_field(void *ctx, const struct zd_control *ctl, struct zd_error *err)
 		pi->arch = arch_find(v, pi->native_arch);
 		if (pi->arch.type != ZD_ARCH_ILLEGAL)
 			return 0;
-		zd_pkginfo_check_arch(v, &why);
+		zd_dpkg_pkginfo_check_arch(v, &why);
 		return PWARN("'%s' is not a valid architecture name in '%s' "
 		             "field: %s", v, field, why.msg);
 	}
@@ -870,7 +871,7 @@ blank(struct zd_pkginfo *pi)
 	const struct zd_control *ctl = pi->ctl;
 
 	pi->native_arch = NULL;
-	zd_pkginfo_free(pi);
+	zd_dpkg_pkginfo_free(pi);
 	pi->native_arch = native;
 	pi->ctl = ctl;
 	pi->priority = ZD_PRIO_UNKNOWN;
@@ -904,12 +905,12 @@ verify(void *ctx, const struct zd_control *ctl, int lno, struct zd_error *err)
 
 		if (*v == NULL) {
 			if (PWARN("missing '%s' field",
-			          zd_control_field_name(ensured[i])) < 0)
+			          zd_dpkg_control_field_name(ensured[i])) < 0)
 				return -1;
 			*v = "";
 		} else if (**v == '\0' &&
 		           PWARN("empty value for '%s' field",
-		                 zd_control_field_name(ensured[i])) < 0) {
+		                 zd_dpkg_control_field_name(ensured[i])) < 0) {
 			return -1;
 		}
 	}
@@ -936,9 +937,9 @@ verify(void *ctx, const struct zd_control *ctl, int lno, struct zd_error *err)
 }
 
 int
-zd_pkginfo_parse(const char *buf, size_t len, const struct zd_pkginfo_opts *o,
-                 struct zd_control *ctl, struct zd_pkginfo *pi,
-                 struct zd_error *err)
+zd_dpkg_pkginfo_parse(const char *buf, size_t len,
+                      const struct zd_pkginfo_opts *o, struct zd_control *ctl,
+                      struct zd_pkginfo *pi, struct zd_error *err)
 {
 	struct parse ps = { o, pi, 0, false };
 	struct zd_control_cb cb = { begin_stanza, parse_field, verify, &ps };
@@ -952,7 +953,7 @@ zd_pkginfo_parse(const char *buf, size_t len, const struct zd_pkginfo_opts *o,
 		if (pi->native_arch == NULL)
 			return zd_err(err, ZD_E_NOMEM, "out of memory");
 	}
-	rc = zd_control_parse_dpkg(buf, len, ctl, &cb, &lno, err);
+	rc = zd_dpkg_control_parse_dpkg(buf, len, ctl, &cb, &lno, err);
 	if (rc > 0)
 		return zd_err(err, ZD_E_FORMAT, "no package information in "
 		              "'%.255s'", o->file);
@@ -968,8 +969,9 @@ zd_pkginfo_parse(const char *buf, size_t len, const struct zd_pkginfo_opts *o,
 }
 
 int
-zd_pkginfo_parse_file(const struct zd_pkginfo_opts *o, struct zd_control *ctl,
-                      struct zd_pkginfo *pi, struct zd_error *err)
+zd_dpkg_pkginfo_parse_file(const struct zd_pkginfo_opts *o,
+                           struct zd_control *ctl, struct zd_pkginfo *pi,
+                           struct zd_error *err)
 {
 	struct stat st;
 	char *buf = NULL;
@@ -1039,7 +1041,7 @@ zd_pkginfo_parse_file(const struct zd_pkginfo_opts *o, struct zd_control *ctl,
 			len += (size_t)n;
 		}
 	}
-	rc = zd_pkginfo_parse(buf, len, o, ctl, pi, err);
+	rc = zd_dpkg_pkginfo_parse(buf, len, o, ctl, pi, err);
 out:
 	free(buf);
 	close(fd);
@@ -1047,15 +1049,15 @@ out:
 }
 
 void
-zd_pkginfo_free(struct zd_pkginfo *pi)
+zd_dpkg_pkginfo_free(struct zd_pkginfo *pi)
 {
 	free(pi->name);
-	zd_version_free(&pi->version);
+	zd_dpkg_version_free(&pi->version);
 	for (size_t i = 0; i < pi->ndeps; i++) {
 		for (size_t j = 0; j < pi->deps[i].n; j++) {
 			free(pi->deps[i].alt[j].name);
 			free(pi->deps[i].alt[j].arch);
-			zd_version_free(&pi->deps[i].alt[j].version);
+			zd_dpkg_version_free(&pi->deps[i].alt[j].version);
 		}
 		free(pi->deps[i].alt);
 	}
@@ -1086,7 +1088,7 @@ write_deps(FILE *f, const struct zd_pkginfo *pi, enum zd_field_id type,
 		if (found)
 			fputs(", ", f);
 		else if (header)
-			fprintf(f, "%s: ", zd_control_field_name(type));
+			fprintf(f, "%s: ", zd_dpkg_control_field_name(type));
 		found = true;
 		for (size_t j = 0; j < d->n; j++) {
 			const struct zd_dep_alt *a = &d->alt[j];
@@ -1097,7 +1099,7 @@ write_deps(FILE *f, const struct zd_pkginfo *pi, enum zd_field_id type,
 			if (a->rel == ZD_REL_NONE)
 				continue;
 			fprintf(f, " (%s ", relation_names[a->rel]);
-			zd_version_print(f, &a->version, false);
+			zd_dpkg_version_print(f, &a->version, false);
 			fputc(')', f);
 		}
 	}
@@ -1112,7 +1114,7 @@ put(FILE *f, enum zd_field_id id, const char *v, bool header)
 	if (v == NULL || *v == '\0')
 		return;
 	if (header)
-		fprintf(f, "%s: %s\n", zd_control_field_name(id), v);
+		fprintf(f, "%s: %s\n", zd_dpkg_control_field_name(id), v);
 	else
 		fputs(v, f);
 }
@@ -1187,7 +1189,7 @@ write_field(FILE *f, const struct zd_pkginfo *pi, enum zd_field_id id,
 			return;
 		if (header)
 			fputs("Version: ", f);
-		zd_version_print(f, &pi->version, false);
+		zd_dpkg_version_print(f, &pi->version, false);
 		if (header)
 			fputc('\n', f);
 		return;
@@ -1211,10 +1213,10 @@ write_field(FILE *f, const struct zd_pkginfo *pi, enum zd_field_id id,
 }
 
 int
-zd_pkginfo_write_known(FILE *f, const struct zd_pkginfo *pi, const char *name,
-                       bool header)
+zd_dpkg_pkginfo_write_known(FILE *f, const struct zd_pkginfo *pi,
+                            const char *name, bool header)
 {
-	enum zd_field_id id = zd_control_field_find(name, strlen(name));
+	enum zd_field_id id = zd_dpkg_control_field_find(name, strlen(name));
 
 	if (id == ZD_FIELD_USER)
 		return 1;
@@ -1223,7 +1225,7 @@ zd_pkginfo_write_known(FILE *f, const struct zd_pkginfo *pi, const char *name,
 }
 
 const struct zd_field *
-zd_pkginfo_arbitrary(const struct zd_pkginfo *pi, const char *name)
+zd_dpkg_pkginfo_arbitrary(const struct zd_pkginfo *pi, const char *name)
 {
 	for (size_t i = 0; i < pi->ctl->n; i++)
 		if (pi->ctl->fields[i].id == ZD_FIELD_USER &&
@@ -1233,14 +1235,14 @@ zd_pkginfo_arbitrary(const struct zd_pkginfo *pi, const char *name)
 }
 
 void
-zd_pkginfo_field(FILE *f, const struct zd_pkginfo *pi, const char *name,
+zd_dpkg_pkginfo_field(FILE *f, const struct zd_pkginfo *pi, const char *name,
                  bool header)
 {
 	const struct zd_field *fl;
 
-	if (zd_pkginfo_write_known(f, pi, name, header) == 0)
+	if (zd_dpkg_pkginfo_write_known(f, pi, name, header) == 0)
 		return;
-	fl = zd_pkginfo_arbitrary(pi, name);
+	fl = zd_dpkg_pkginfo_arbitrary(pi, name);
 	if (fl == NULL)
 		return;
 	if (header)
@@ -1250,7 +1252,7 @@ zd_pkginfo_field(FILE *f, const struct zd_pkginfo *pi, const char *name,
 }
 
 const char *
-zd_pkginfo_native_arch(void)
+zd_dpkg_pkginfo_native_arch(void)
 {
 #if defined(__x86_64__) && defined(__ILP32__)
 	return "x32";

@@ -32,7 +32,7 @@ struct zd_version {
 
 /*
  * dpkg's parseversion() (lib/dpkg/parsehelp.c), strict as dpkg-deb's
- * parser is: every problem fails.  Free v with zd_version_free, also after
+ * parser is: every problem fails.  Free v with zd_dpkg_version_free, also after
  * a failure.  Returns 0, or -1 with err set: ZD_E_FORMAT with dpkg's
  * reason as the whole message ("version string is empty", "version string
  * has embedded spaces", "epoch in version is empty", "epoch in version is
@@ -42,12 +42,13 @@ struct zd_version {
  * digit", "invalid character in version number", "invalid character in
  * revision number"); ZD_E_NOMEM.
  */
-int zd_version_parse(const char *s, struct zd_version *v,
+int zd_dpkg_version_parse(const char *s, struct zd_version *v,
                      struct zd_error *err);
-void zd_version_free(struct zd_version *v);
+void zd_dpkg_version_free(struct zd_version *v);
 /* dpkg's varbufversion() into f: the epoch when it is not 0 or a colon
  * would make the rest ambiguous (vdew_nonambig), unless never_epoch. */
-void zd_version_print(FILE *f, const struct zd_version *v, bool never_epoch);
+void zd_dpkg_version_print(FILE *f, const struct zd_version *v,
+                           bool never_epoch);
 
 /*
  * dpkg's package name rule (pkg_name_is_illegal): letters, digits and
@@ -57,14 +58,14 @@ void zd_version_print(FILE *f, const struct zd_version *v, bool never_epoch);
  * alphanumeric character", "character 'C' not allowed (only letters,
  * digits and characters '-+._')".
  */
-int zd_pkginfo_check_name(const char *name, struct zd_error *err);
+int zd_dpkg_pkginfo_check_name(const char *name, struct zd_error *err);
 /*
  * dpkg's architecture name rule (dpkg_arch_name_is_illegal).  Returns 0,
  * or -1 with err set (ZD_E_FORMAT) to dpkg's reason: "may not be empty
  * string", "must start with an alphanumeric", "character 'C' not allowed
  * (only letters, digits and characters '-')".
  */
-int zd_pkginfo_check_arch(const char *name, struct zd_error *err);
+int zd_dpkg_pkginfo_check_arch(const char *name, struct zd_error *err);
 
 /* dpkg's architecture types (lib/dpkg/arch.h). */
 enum zd_arch_type {
@@ -140,7 +141,8 @@ struct zd_pkginfo {
 struct zd_pkginfo_opts {
 	/* The file, as dpkg names it in messages ("DIR/DEBIAN/control"). */
 	const char *file;
-	/* dpkg's build architecture (zd_pkginfo_native_arch()), or NULL. */
+	/* dpkg's build architecture (zd_dpkg_pkginfo_native_arch()), or
+	 * NULL. */
 	const char *native_arch;
 	/* dpkg's warnings, their whole text ("parsing file 'F' near line N
 	 * package 'P':\n obsolete 'Class' field used"); may be NULL. */
@@ -154,33 +156,33 @@ struct zd_pkginfo_opts {
  * Parses the control stanza in buf as dpkg-deb does (parsedb() with
  * pdb_parse_binary), into ctl (the fields as written) and pi (dpkg's
  * model, pointing into ctl).  Warnings go to o->warn as dpkg gives them.
- * Free with zd_pkginfo_free and zd_control_free, also after a failure.
- * Returns 0, or -1 with err set: ZD_E_FORMAT with dpkg's whole message
- * (cut to the size of err->msg), e.g. "parsing file 'F' near line 3
- * package 'q':\n boolean (yes/no) 'Essential' field: has invalid value
- * 'maybe'", or "no package information in 'F'"; ZD_E_NOMEM.
+ * Free with zd_dpkg_pkginfo_free and zd_dpkg_control_free, also after a
+ * failure.  Returns 0, or -1 with err set: ZD_E_FORMAT with dpkg's whole
+ * message (cut to the size of err->msg), e.g. "parsing file 'F' near
+ * line 3 package 'q':\n boolean (yes/no) 'Essential' field: has invalid
+ * value 'maybe'", or "no package information in 'F'"; ZD_E_NOMEM.
  */
-int zd_pkginfo_parse(const char *buf, size_t len,
+int zd_dpkg_pkginfo_parse(const char *buf, size_t len,
                      const struct zd_pkginfo_opts *o, struct zd_control *ctl,
                      struct zd_pkginfo *pi, struct zd_error *err);
 /*
- * zd_pkginfo_parse on the file o->file, read as dpkg's parsedb_load()
- * reads it.  Returns 0, or -1 with err set as zd_pkginfo_parse, or ZD_E_IO
+ * zd_dpkg_pkginfo_parse on the file o->file, read as dpkg's parsedb_load()
+ * reads it.  Returns 0, or -1 with err set as zd_dpkg_pkginfo_parse, or ZD_E_IO
  * with dpkg's message: "failed to open package info file 'F' for reading:
  * ERR", "can't stat package info file 'F': ERR", "reading package info
  * file 'F': ERR".
  */
-int zd_pkginfo_parse_file(const struct zd_pkginfo_opts *o,
+int zd_dpkg_pkginfo_parse_file(const struct zd_pkginfo_opts *o,
                           struct zd_control *ctl, struct zd_pkginfo *pi,
                           struct zd_error *err);
-void zd_pkginfo_free(struct zd_pkginfo *pi);
+void zd_dpkg_pkginfo_free(struct zd_pkginfo *pi);
 
 /*
  * Writes into f dpkg's name of the package: the name, with ":ARCH" when
  * dpkg would (pnaw_nonambig: Multi-Arch: same, or an architecture other
  * than the native one and "all").
  */
-void zd_pkginfo_print_name(FILE *f, const struct zd_pkginfo *pi);
+void zd_dpkg_pkginfo_print_name(FILE *f, const struct zd_pkginfo *pi);
 
 /*
  * Writes into f what dpkg-deb -f prints for one requested field: with
@@ -188,20 +190,20 @@ void zd_pkginfo_print_name(FILE *f, const struct zd_pkginfo *pi);
  * value alone without newline (nothing when absent).  Virtual fields
  * ("binary:Package") are not fields here, as in dpkg-deb -f.
  */
-void zd_pkginfo_field(FILE *f, const struct zd_pkginfo *pi, const char *name,
-                      bool header);
-/* As zd_pkginfo_field for a field of dpkg's table; returns 1 (writing
+void zd_dpkg_pkginfo_field(FILE *f, const struct zd_pkginfo *pi,
+                           const char *name, bool header);
+/* As zd_dpkg_pkginfo_field for a field of dpkg's table; returns 1 (writing
  * nothing) when name is not one. */
-int zd_pkginfo_write_known(FILE *f, const struct zd_pkginfo *pi,
+int zd_dpkg_pkginfo_write_known(FILE *f, const struct zd_pkginfo *pi,
                            const char *name, bool header);
 /* The user-defined field name of the stanza, or NULL. */
-const struct zd_field *zd_pkginfo_arbitrary(const struct zd_pkginfo *pi,
+const struct zd_field *zd_dpkg_pkginfo_arbitrary(const struct zd_pkginfo *pi,
                                             const char *name);
 
 /*
  * The native architecture dpkg would have been built for, from the
  * compiler's target macros ("amd64", "arm64", ...); NULL when unknown.
  */
-const char *zd_pkginfo_native_arch(void);
+const char *zd_dpkg_pkginfo_native_arch(void);
 
 #endif

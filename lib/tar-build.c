@@ -209,7 +209,7 @@ write_longlink(struct tarbuild *tb, char type, const char *str,
 	unsigned char blk[ZD_TAR_BLOCK];
 	const size_t len = strlen(str);
 
-	zd_tarhdr_longlink(type, len, tb->root_uname, tb->root_gname, blk);
+	zd_tar_header_longlink(type, len, tb->root_uname, tb->root_gname, blk);
 	if (out(tb, blk, sizeof(blk), err) < 0 ||
 	    out(tb, str, len + 1, err) < 0)
 		return -1;
@@ -229,7 +229,7 @@ write_header(struct tarbuild *tb, const struct zd_tarhdr *h,
 	if (strlen(h->name) > ZD_TAR_NAME_SIZE &&
 	    write_longlink(tb, ZD_TAR_LONGNAME, h->name, err) < 0)
 		return -1;
-	if (!zd_tarhdr_encode(h, blk))
+	if (!zd_tar_header_encode(h, blk))
 		return zd_err(err, ZD_E_LIMIT, "value out of range in tar "
 		              "header of '%s'", h->name);
 	return out(tb, blk, sizeof(blk), err);
@@ -524,7 +524,7 @@ out:
 }
 
 int
-zd_tarbuild_data(const char *dir, const struct zd_tar_opts *o,
+zd_tar_build_data(const char *dir, const struct zd_tar_opts *o,
                  const struct zd_sink *out, uint64_t *size,
                  struct zd_error *err)
 {
@@ -533,7 +533,7 @@ zd_tarbuild_data(const char *dir, const struct zd_tar_opts *o,
 }
 
 int
-zd_tarbuild_control(const char *dir, const struct zd_tar_opts *o,
+zd_tar_build_control(const char *dir, const struct zd_tar_opts *o,
                     const struct zd_sink *out, uint64_t *size,
                     struct zd_error *err)
 {

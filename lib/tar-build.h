@@ -39,7 +39,7 @@ struct zd_tar_opts {
 	zd_warn_fn warn;	/* optional: "'./s': socket ignored" */
 	void *warn_ctx;
 	/*
-	 * zd_tarbuild_control only: generated members (DEBIAN/md5sums, a
+	 * zd_tar_build_control only: generated members (DEBIAN/md5sums, a
 	 * control with Installed-Size), sorted by name with strcmp.  Each
 	 * goes where the walk would put a file of that name, owned root:0
 	 * with the control modes; one named as a file on disk replaces it.
@@ -59,16 +59,16 @@ struct zd_tar_opts {
  * newline in a name, ZD_E_USAGE if dir is not a directory, ZD_E_LIMIT if a
  * number does not fit a header field.
  */
-int zd_tarbuild_data(const char *dir, const struct zd_tar_opts *o,
+int zd_tar_build_data(const char *dir, const struct zd_tar_opts *o,
                      const struct zd_sink *out, uint64_t *size,
                      struct zd_error *err);
 
 /*
  * Writes the control.tar of dir/DEBIAN to out, as dpkg-deb does: every
  * entry in walk order, owner root:0, modes adjusted with u+rw,go=rX.  The
- * contents are not checked here.  Errors as zd_tarbuild_data().
+ * contents are not checked here.  Errors as zd_tar_build_data().
  */
-int zd_tarbuild_control(const char *dir, const struct zd_tar_opts *o,
+int zd_tar_build_control(const char *dir, const struct zd_tar_opts *o,
                         const struct zd_sink *out, uint64_t *size,
                         struct zd_error *err);
 

@@ -414,7 +414,8 @@ write_regular(struct xctx *x, struct archive *in, struct archive_entry *e,
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-			zd_archive_fail(in, "cannot read data of", member, err);
+			zd_tar_libarchive_fail(in, "cannot read data of",
+			                       member, err);
 			goto fail;
 		}
 		if (off < 0) {
@@ -496,7 +497,7 @@ make_hardlink(struct xctx *x, struct archive_entry *e, int pfd,
 	struct zd_error terr = ZD_ERROR_INIT;
 	int tfd, rc;
 
-	if (zd_safepath_normalize(archive_entry_hardlink(e), target,
+	if (zd_tar_safepath_normalize(archive_entry_hardlink(e), target,
 	                          sizeof(target), &terr) < 0) {
 		const char *why = strstr(terr.msg, "': ");
 
@@ -512,7 +513,7 @@ make_hardlink(struct xctx *x, struct archive_entry *e, int pfd,
 	 * remove it first). */
 	if (strcmp(target, norm) == 0)
 		return 0;
-	tleaf = zd_safepath_split(target, &tdir);
+	tleaf = zd_tar_safepath_split(target, &tdir);
 	tfd = open_dir(x, tdir, false, member, err);
 	if (tfd < 0)
 		return -1;
@@ -725,7 +726,7 @@ extract_entry(struct xctx *x, struct archive *in, struct archive_entry *e,
 	const char *dir, *leaf;
 	int pfd;
 
-	if (zd_safepath_normalize(member, norm, sizeof(norm), err) < 0)
+	if (zd_tar_safepath_normalize(member, norm, sizeof(norm), err) < 0)
 		return -1;
 	if (why != NULL)
 		return zd_err(err, ZD_E_FORMAT, "member '%s': %s", member,
@@ -739,7 +740,7 @@ extract_entry(struct xctx *x, struct archive *in, struct archive_entry *e,
 		return add_dirfix(x, e, norm, err);
 	}
 	memcpy(split, norm, sizeof(split));
-	leaf = zd_safepath_split(split, &dir);
+	leaf = zd_tar_safepath_split(split, &dir);
 	pfd = parent_fd(x, dir, member, err);
 	if (pfd < 0)
 		return -1;
@@ -793,7 +794,7 @@ check_lengths(struct archive_entry *e, const char *path, struct zd_error *err)
 }
 
 int
-zd_extract_tar(int tar_fd, const char *dir, const struct zd_extract_opts *o,
+zd_tar_extract(int tar_fd, const char *dir, const struct zd_extract_opts *o,
                struct zd_error *err)
 {
 	struct archive *in = NULL;
@@ -812,7 +813,7 @@ zd_extract_tar(int tar_fd, const char *dir, const struct zd_extract_opts *o,
 		return zd_err_errno(err, ZD_E_IO, "cannot open directory '%s'",
 		                    dir);
 	saved = uselocale(o->names);
-	in = zd_archive_tar_open_fd(tar_fd, err);
+	in = zd_tar_libarchive_tar_open_fd(tar_fd, err);
 	if (in == NULL)
 		goto out;
 	for (;;) {
@@ -822,8 +823,8 @@ zd_extract_tar(int tar_fd, const char *dir, const struct zd_extract_opts *o,
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-			zd_archive_fail(in, "cannot read tar stream", NULL,
-			                err);
+			zd_tar_libarchive_fail(in, "cannot read tar stream",
+			                       NULL, err);
 			goto out;
 		}
 		path = archive_entry_pathname(e);

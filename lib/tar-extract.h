@@ -43,7 +43,7 @@ struct zd_extract_opts {
  * bytes, the limit is 4095): '...'", before anything of that member is
  * made; ZD_E_IO on file system errors.
  */
-int zd_extract_tar(int tar_fd, const char *dir,
+int zd_tar_extract(int tar_fd, const char *dir,
                    const struct zd_extract_opts *o, struct zd_error *err);
 
 #endif

@@ -22,7 +22,7 @@ int
 zd_tar_find_file(const void *tar, size_t len, const char *name, char **text,
                  size_t *text_len, struct zd_error *err)
 {
-	struct archive *a = zd_archive_tar_reader(err);
+	struct archive *a = zd_tar_libarchive_tar_reader(err);
 	struct archive_entry *e;
 	int rc = 0, r;
 

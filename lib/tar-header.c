@@ -38,7 +38,7 @@ static_assert(sizeof(gnu_magic) == 8, "GNU magic spans magic and version");
 static_assert(OFF_DEVMINOR + 8 == 345, "GNU header layout");
 
 bool
-zd_tarhdr_put_num(unsigned char *field, size_t size, bool negative,
+zd_tar_header_put_num(unsigned char *field, size_t size, bool negative,
                   uint64_t value)
 {
 	const size_t digits = size - 1;
@@ -102,27 +102,27 @@ finish(unsigned char blk[ZD_TAR_BLOCK])
 	for (size_t i = 0; i < ZD_TAR_BLOCK; i++)
 		sum += blk[i];
 	/* Six digits and a NUL; the eighth byte stays a space. */
-	zd_tarhdr_put_num(blk + OFF_CHKSUM, 7, false, sum);
+	zd_tar_header_put_num(blk + OFF_CHKSUM, 7, false, sum);
 }
 
 bool
-zd_tarhdr_encode(const struct zd_tarhdr *h, unsigned char blk[ZD_TAR_BLOCK])
+zd_tar_header_encode(const struct zd_tarhdr *h, unsigned char blk[ZD_TAR_BLOCK])
 {
 	bool ok = true;
 
 	memset(blk, 0, ZD_TAR_BLOCK);
 	copy_str(blk + OFF_NAME, h->name, ZD_TAR_NAME_SIZE);
-	ok &= zd_tarhdr_put_num(blk + OFF_MODE, 8, false, h->mode & 07777);
-	ok &= zd_tarhdr_put_num(blk + OFF_UID, 8, false, h->uid);
-	ok &= zd_tarhdr_put_num(blk + OFF_GID, 8, false, h->gid);
-	ok &= zd_tarhdr_put_num(blk + OFF_SIZE, 12, false, h->size);
-	ok &= zd_tarhdr_put_num(blk + OFF_MTIME, 12, h->mtime < 0,
+	ok &= zd_tar_header_put_num(blk + OFF_MODE, 8, false, h->mode & 07777);
+	ok &= zd_tar_header_put_num(blk + OFF_UID, 8, false, h->uid);
+	ok &= zd_tar_header_put_num(blk + OFF_GID, 8, false, h->gid);
+	ok &= zd_tar_header_put_num(blk + OFF_SIZE, 12, false, h->size);
+	ok &= zd_tar_header_put_num(blk + OFF_MTIME, 12, h->mtime < 0,
 	                        (uint64_t)h->mtime);
 	/* GNU format leaves both device fields zero for non-devices. */
 	if (h->has_dev) {
-		ok &= zd_tarhdr_put_num(blk + OFF_DEVMAJOR, 8, false,
+		ok &= zd_tar_header_put_num(blk + OFF_DEVMAJOR, 8, false,
 		                        h->devmajor);
-		ok &= zd_tarhdr_put_num(blk + OFF_DEVMINOR, 8, false,
+		ok &= zd_tar_header_put_num(blk + OFF_DEVMINOR, 8, false,
 		                        h->devminor);
 	}
 	memcpy(blk + OFF_MAGIC, gnu_magic, sizeof(gnu_magic));
@@ -136,7 +136,7 @@ zd_tarhdr_encode(const struct zd_tarhdr *h, unsigned char blk[ZD_TAR_BLOCK])
 }
 
 void
-zd_tarhdr_longlink(char type, size_t len, const char *uname,
+zd_tar_header_longlink(char type, size_t len, const char *uname,
                    const char *gname, unsigned char blk[ZD_TAR_BLOCK])
 {
 	static const char name[] = "././@LongLink";
@@ -144,11 +144,11 @@ zd_tarhdr_longlink(char type, size_t len, const char *uname,
 	memset(blk, 0, ZD_TAR_BLOCK);
 	memcpy(blk + OFF_NAME, name, sizeof(name));
 	/* start_private_header(): S_IFREG | 0644 (type bits dropped), 0:0 */
-	zd_tarhdr_put_num(blk + OFF_MODE, 8, false, 0644);
-	zd_tarhdr_put_num(blk + OFF_UID, 8, false, 0);
-	zd_tarhdr_put_num(blk + OFF_GID, 8, false, 0);
-	zd_tarhdr_put_num(blk + OFF_SIZE, 12, false, (uint64_t)len + 1);
-	zd_tarhdr_put_num(blk + OFF_MTIME, 12, false, 0);
+	zd_tar_header_put_num(blk + OFF_MODE, 8, false, 0644);
+	zd_tar_header_put_num(blk + OFF_UID, 8, false, 0);
+	zd_tar_header_put_num(blk + OFF_GID, 8, false, 0);
+	zd_tar_header_put_num(blk + OFF_SIZE, 12, false, (uint64_t)len + 1);
+	zd_tar_header_put_num(blk + OFF_MTIME, 12, false, 0);
 	memcpy(blk + OFF_MAGIC, gnu_magic, sizeof(gnu_magic));
 	copy_str_nul(blk + OFF_UNAME, uname, 32);
 	copy_str_nul(blk + OFF_GNAME, gname, 32);

@@ -52,15 +52,15 @@ struct zd_tarhdr {
  * Stores value in a numeric field of size bytes as GNU tar does.  Returns
  * false if it does not fit even in base-256 (the field is then garbage).
  */
-bool zd_tarhdr_put_num(unsigned char *field, size_t size, bool negative,
+bool zd_tar_header_put_num(unsigned char *field, size_t size, bool negative,
                        uint64_t value);
 
 /*
  * Fills blk with the header for h (name and link name cut to 100 bytes:
- * the caller writes the long-name records first, see zd_tarhdr_longlink).
+ * the caller writes the long-name records first, see zd_tar_header_longlink).
  * Returns false if a number does not fit its field.
  */
-bool zd_tarhdr_encode(const struct zd_tarhdr *h,
+bool zd_tar_header_encode(const struct zd_tarhdr *h,
                       unsigned char blk[ZD_TAR_BLOCK]);
 
 /*
@@ -69,7 +69,7 @@ bool zd_tarhdr_encode(const struct zd_tarhdr *h,
  * string and a NUL, padded to a block.  uname and gname are the names of
  * uid 0 and gid 0 on this system, as GNU tar looks them up.
  */
-void zd_tarhdr_longlink(char type, size_t len, const char *uname,
+void zd_tar_header_longlink(char type, size_t len, const char *uname,
                         const char *gname, unsigned char blk[ZD_TAR_BLOCK]);
 
 #endif

@@ -19,7 +19,7 @@ static int load_rc = -1;
 
 /* glibc keeps dlerror()'s message per thread: no lock is needed. */
 int
-zd_archive_load(const char *soname, struct zd_archive_fns *fns,
+zd_tar_libarchive_load(const char *soname, struct zd_archive_fns *fns,
                 struct zd_error *err)
 {
 	/* RTLD_LAZY: the functions used are looked up below anyway; binding
@@ -53,12 +53,12 @@ zd_archive_load(const char *soname, struct zd_archive_fns *fns,
 static void
 load_default(void)
 {
-	load_rc = zd_archive_load(ZD_ARCHIVE_SONAME, &zd_archive_fns,
+	load_rc = zd_tar_libarchive_load(ZD_ARCHIVE_SONAME, &zd_archive_fns,
 	                          &load_err);
 }
 
 struct archive *
-zd_archive_tar_reader(struct zd_error *err)
+zd_tar_libarchive_tar_reader(struct zd_error *err)
 {
 	struct archive *a;
 
@@ -79,15 +79,15 @@ zd_archive_tar_reader(struct zd_error *err)
 }
 
 struct archive *
-zd_archive_tar_open_fd(int fd, struct zd_error *err)
+zd_tar_libarchive_tar_open_fd(int fd, struct zd_error *err)
 {
-	struct archive *a = zd_archive_tar_reader(err);
+	struct archive *a = zd_tar_libarchive_tar_reader(err);
 
 	if (a == NULL)
 		return NULL;
 	if (zd_archive_fns.fn_archive_read_open_fd(a, fd, 1 << 16) !=
 	    ARCHIVE_OK) {
-		zd_archive_fail(a, "cannot read tar stream", NULL, err);
+		zd_tar_libarchive_fail(a, "cannot read tar stream", NULL, err);
 		zd_archive_fns.fn_archive_read_free(a);
 		return NULL;
 	}
@@ -95,7 +95,7 @@ zd_archive_tar_open_fd(int fd, struct zd_error *err)
 }
 
 int
-zd_archive_fail(struct archive *a, const char *what, const char *name,
+zd_tar_libarchive_fail(struct archive *a, const char *what, const char *name,
                 struct zd_error *err)
 {
 	const char *msg = zd_archive_fns.fn_archive_error_string(a);

@@ -5,7 +5,7 @@
  * Linked in, libarchive brings libxml2, ICU and libstdc++ into every start
  * of zdeb: about 1 ms and 140 page faults, paid twice per package when
  * dpkg runs zdeb as dpkg-deb, though only extraction and listing read a
- * tar.  So zdeb does not link it: the first zd_archive_tar_reader() call
+ * tar.  So zdeb does not link it: the first zd_tar_libarchive_tar_reader() call
  * loads it with dlopen() and looks up the functions below; the names used
  * in lib/ resolve to those pointers through the macros at the end.  Include
  * this instead of <archive.h>.  This departs knowingly from the house
@@ -63,9 +63,9 @@ extern struct zd_archive_fns zd_archive_fns;
 /*
  * Loads the library named soname into *fns.  Returns 0, or -1 with err set
  * (ZD_E_IO: "cannot load libarchive (NAME): WHY").  Thread-safe; used by
- * zd_archive_tar_reader() with the SONAME found by configure.
+ * zd_tar_libarchive_tar_reader() with the SONAME found by configure.
  */
-int zd_archive_load(const char *soname, struct zd_archive_fns *fns,
+int zd_tar_libarchive_load(const char *soname, struct zd_archive_fns *fns,
                     struct zd_error *err);
 
 /*
@@ -73,20 +73,20 @@ int zd_archive_load(const char *soname, struct zd_archive_fns *fns,
  * loaded first if need be; open it with archive_read_open_*().  NULL with
  * err set (out of memory, or the load's error).
  */
-struct archive *zd_archive_tar_reader(struct zd_error *err);
+struct archive *zd_tar_libarchive_tar_reader(struct zd_error *err);
 
 /*
- * zd_archive_tar_reader() opened on fd (read in 64 KiB blocks).  NULL with
- * err set, as zd_archive_fail() words it.
+ * zd_tar_libarchive_tar_reader() opened on fd (read in 64 KiB blocks).
+ * NULL with err set, as zd_tar_libarchive_fail() words it.
  */
-struct archive *zd_archive_tar_open_fd(int fd, struct zd_error *err);
+struct archive *zd_tar_libarchive_tar_open_fd(int fd, struct zd_error *err);
 
 /*
  * Sets err (ZD_E_FORMAT) from a's last error: "WHAT member 'NAME': WHY",
  * or "WHAT: WHY" when name is NULL.  Returns -1.
  */
-int zd_archive_fail(struct archive *a, const char *what, const char *name,
-                    struct zd_error *err);
+int zd_tar_libarchive_fail(struct archive *a, const char *what,
+                           const char *name, struct zd_error *err);
 
 #ifndef ZD_ARCHIVE_LAZY_IMPL
 #define archive_entry_filetype (*zd_archive_fns.fn_archive_entry_filetype)

@@ -143,12 +143,12 @@ list_entry(struct lister *l, struct archive_entry *e, struct zd_error *err)
 }
 
 int
-zd_list_tar(int tar_fd, FILE *out, locale_t names, struct zd_error *err)
+zd_tar_list(int tar_fd, FILE *out, locale_t names, struct zd_error *err)
 {
 	/* libarchive converts pax names (UTF-8) to the current locale's
 	 * charset, as tar does: run it in tar's. */
 	locale_t saved = uselocale(names);
-	struct archive *in = zd_archive_tar_open_fd(tar_fd, err);
+	struct archive *in = zd_tar_libarchive_tar_open_fd(tar_fd, err);
 	struct lister l = { .out = out, .names = names, .ugswidth = 19 };
 	struct archive_entry *e;
 	int rc = -1, r;
@@ -162,14 +162,14 @@ zd_list_tar(int tar_fd, FILE *out, locale_t names, struct zd_error *err)
 		if (r == ARCHIVE_EOF)
 			break;
 		if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-			zd_archive_fail(in, "cannot read tar stream", NULL,
-			                err);
+			zd_tar_libarchive_fail(in, "cannot read tar stream",
+			                       NULL, err);
 			goto out;
 		}
 		if (list_entry(&l, e, err) < 0)
 			goto out;
 		if (archive_read_data_skip(in) != ARCHIVE_OK) {
-			zd_archive_fail(in, "cannot read data of",
+			zd_tar_libarchive_fail(in, "cannot read data of",
 			                archive_entry_pathname(e), err);
 			goto out;
 		}

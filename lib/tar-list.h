@@ -17,7 +17,7 @@
  * with err set: ZD_E_FORMAT naming the member for a damaged tar stream,
  * ZD_E_NOMEM.
  */
-int zd_list_tar(int tar_fd, FILE *out, locale_t names,
+int zd_tar_list(int tar_fd, FILE *out, locale_t names,
                 struct zd_error *err);
 
 #endif

@@ -16,7 +16,7 @@
 #define NAME_MAX_LEN 255	/* NAME_MAX on Linux */
 
 int
-zd_safepath_check(const char *name, struct zd_error *err)
+zd_tar_safepath_check(const char *name, struct zd_error *err)
 {
 	const char *p = name;
 
@@ -39,13 +39,13 @@ zd_safepath_check(const char *name, struct zd_error *err)
 }
 
 int
-zd_safepath_normalize(const char *name, char *out, size_t size,
+zd_tar_safepath_normalize(const char *name, char *out, size_t size,
                       struct zd_error *err)
 {
 	const char *p = name;
 	size_t n = 0;
 
-	if (zd_safepath_check(name, err) < 0)
+	if (zd_tar_safepath_check(name, err) < 0)
 		return -1;
 	if (size == 0)
 		return zd_err(err, ZD_E_LIMIT, "member '%s': path too long",
@@ -76,7 +76,7 @@ zd_safepath_normalize(const char *name, char *out, size_t size,
 }
 
 char *
-zd_safepath_split(char *path, const char **dir)
+zd_tar_safepath_split(char *path, const char **dir)
 {
 	char *slash = strrchr(path, '/');
 

@@ -26,15 +26,15 @@
  * "member 'a/../../x': '..' path component refused", "member with an
  * empty name".
  */
-int zd_safepath_check(const char *name, struct zd_error *err);
+int zd_tar_safepath_check(const char *name, struct zd_error *err);
 
 /*
- * Checks name as zd_safepath_check() does and writes its normalized form
+ * Checks name as zd_tar_safepath_check() does and writes its normalized form
  * into out (size bytes): "" for the directory itself.  Also refuses a
  * component longer than 255 bytes and a result that does not fit
  * (ZD_E_LIMIT "member 'N': path too long").  Returns 0 or -1 with err set.
  */
-int zd_safepath_normalize(const char *name, char *out, size_t size,
+int zd_tar_safepath_normalize(const char *name, char *out, size_t size,
                           struct zd_error *err);
 
 /*
@@ -42,6 +42,6 @@ int zd_safepath_normalize(const char *name, char *out, size_t size,
  * the parent ("" for a top-level name) and the return value the last
  * component.  path must be writable; *dir points into it.
  */
-char *zd_safepath_split(char *path, const char **dir);
+char *zd_tar_safepath_split(char *path, const char **dir);
 
 #endif

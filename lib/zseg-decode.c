@@ -63,6 +63,7 @@ struct dec {
 	uint64_t *uoff;		/* positional: each piece's output offset */
 	unsigned nworkers;
 	struct dworker *wk;	/* one per worker */
+	zd_sink_give_fn give;	/* out into a pipe: gives pages */
 	XXH64_state_t *total;	/* writer: indexed content checksum */
 	uint64_t emitted;	/* writer */
 	/* One thread, indexed: the frame is streamed and each piece's
@@ -145,10 +146,13 @@ hash_pieces(struct dec *d, const unsigned char *buf, size_t len,
 	return 0;
 }
 
+/* Hands len bytes to the output: written, or given when give. */
 static int
-emit(struct dec *d, const void *buf, size_t len, struct zd_error *err)
+emit_to(struct dec *d, const void *buf, size_t len, bool give,
+        struct zd_error *err)
 {
 	uint64_t total;
+	int rc = 0;
 
 	if (d->piece_hash != NULL && hash_pieces(d, buf, len, err) < 0)
 		return -1;
@@ -158,10 +162,19 @@ emit(struct dec *d, const void *buf, size_t len, struct zd_error *err)
 		return zd_err(err, ZD_E_LIMIT, "decoded data of '%s' exceeds "
 		              "the limit of %ju bytes", d->name,
 		              (uintmax_t)d->p->max_output);
-	if (len > 0 && d->out->write(d->out->ctx, buf, len, err) < 0)
+	if (len > 0)
+		rc = give ? d->give(d->out->ctx, buf, len, err) :
+		     d->out->write(d->out->ctx, buf, len, err);
+	if (rc < 0)
 		return -1;
 	d->emitted = total;
 	return 0;
+}
+
+static int
+emit(struct dec *d, const void *buf, size_t len, struct zd_error *err)
+{
+	return emit_to(d, buf, len, false, err);
 }
 
 static int
@@ -380,6 +393,18 @@ d_write(void *ctx, const unsigned char *buf, size_t len,
 	return emit(d, buf, len, err);
 }
 
+/* As d_write, for a chunk whose pages go into the pipe (outq.h). */
+static int
+d_give(void *ctx, const unsigned char *buf, size_t len,
+       struct zd_error *err)
+{
+	struct dec *d = ctx;
+
+	if (d->total != NULL)
+		XXH64_update(d->total, buf, len);
+	return emit_to(d, buf, len, true, err);
+}
+
 /* Calling thread: piece i is written (by the workers, see outq.h). */
 static int
 d_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
@@ -465,6 +490,9 @@ decode_pieces(struct dec *d, struct zd_error *err)
 	} else {
 		d->q = zd_outq_new(WINDOW(threads), CHUNK, MEM_BUDGET, d_write,
 		                   d);
+		d->give = zd_sink_giver(d->out);
+		if (d->q != NULL && d->give != NULL)
+			zd_outq_set_give(d->q, d_give);
 	}
 	if (d->wk == NULL || (!positional && d->q == NULL)) {
 		zd_err(err, ZD_E_NOMEM, "out of memory");

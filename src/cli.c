@@ -120,7 +120,7 @@ struct target {
 
 static const struct target targets[] = {
 	{ "debian-11", "1.20", false, ZD_COMP_XZ },
-	{ "debian-12", "1.21.22", true, ZD_COMP_ZSTD },
+	{ "debian-12", "1.21.23", true, ZD_COMP_ZSTD },
 	{ "debian-13", "1.22", true, ZD_COMP_ZSTD },
 	{ "ubuntu-22.04", "1.21.1ubuntu2", true, ZD_COMP_ZSTD },
 	{ "ubuntu-24.04", "1.22.6", true, ZD_COMP_ZSTD },
@@ -259,7 +259,7 @@ zd_cli_control_resolve(const char *cmd, const struct zd_cli_comp *raw,
                        struct zd_comp_params *ctl)
 {
 	if (raw->control_layout == NULL) {
-		zd_encoder_control_params(data, ctl);
+		zd_deb_encoder_control_params(data, ctl);
 		return 0;
 	}
 	if (data->type != ZD_COMP_ZSTD) {

@@ -129,7 +129,7 @@ cmd_build(int argc, char **argv)
 	struct zd_pkginfo pi = { 0 };
 	/* Strict: what dpkg-deb would only warn about is refused too. */
 	struct zd_pkgcheck_opts check = {
-		.native_arch = zd_pkginfo_native_arch(), .strict = true,
+		.native_arch = zd_dpkg_pkginfo_native_arch(), .strict = true,
 	};
 	bool nocheck = false, verify = false;
 	char *out = NULL;
@@ -180,7 +180,7 @@ cmd_build(int argc, char **argv)
 		return ZD_EXIT_ERROR;
 	if (nocheck) {
 		zd_msg_warn("not checking contents of control area");
-	} else if (zd_pkgcheck_tree(dir, &check, &ctl, &pi, &err) < 0) {
+	} else if (zd_dpkg_check_tree(dir, &check, &ctl, &pi, &err) < 0) {
 		/* dpkg's "parsing file ...:\n MSG" on one line. */
 		for (char *nl = strchr(err.msg, '\n'); nl != NULL;
 		     nl = strchr(nl, '\n'))
@@ -190,7 +190,7 @@ cmd_build(int argc, char **argv)
 			memmove(p + 1, p + 2, strlen(p + 2) + 1);
 		goto fail;
 	}
-	out = zd_build_dest_path(dir, dest, nocheck ? NULL : &pi, &err);
+	out = zd_deb_build_dest_path(dir, dest, nocheck ? NULL : &pi, &err);
 	if (out == NULL)
 		goto fail;
 	if (zd_verbose) {
@@ -201,7 +201,7 @@ cmd_build(int argc, char **argv)
 	if (zd_msg_stderr_is_tty()) {
 		o.progress = progress_cb;
 	}
-	if (zd_build_deb(dir, out, &o, &err) < 0) {
+	if (zd_deb_build(dir, out, &o, &err) < 0) {
 		if (o.progress)
 			zd_msg_progress_end();
 		goto fail;
@@ -214,7 +214,7 @@ fail:
 	zd_msg_fail(&err);
 out:
 	free(out);
-	zd_pkginfo_free(&pi);
-	zd_control_free(&ctl);
+	zd_dpkg_pkginfo_free(&pi);
+	zd_dpkg_control_free(&ctl);
 	return rc;
 }

@@ -3,9 +3,15 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "lib/deb-member.h"
+#include "lib/endian.h"
+#include "lib/zseg-read.h"
 #include "src/cmd.h"
 #include "src/msg.h"
 
@@ -22,6 +28,107 @@ static const char usage_control[] =
 "\n"
 "Write the uncompressed control.tar of DEB (- for stdin) to stdout.\n";
 
+/*
+ * --segment-times (a benchmark option for zdeb-perf model, not in --help):
+ * instead of the tar, one line per segment of an indexed zstd data member,
+ * "INDEX USIZE CSIZE WALL CPU" (seconds: wall clock, and this thread's CPU
+ * time, which other load on the machine hardly changes), each decoded
+ * alone on this thread into one reused 256 KiB buffer (as a decoder worker
+ * fills its chunks), the bytes dropped.  Exit status 2 when the member is
+ * not indexed zstd.
+ */
+#define TIME_CHUNK (256u << 10)
+
+static unsigned char time_buf[TIME_CHUNK];
+
+static unsigned char *
+time_get(void *ctx, size_t *cap, struct zd_error *err)
+{
+	(void)ctx;
+	(void)err;
+	*cap = sizeof(time_buf);
+	return time_buf;
+}
+
+static void
+time_put(void *ctx, size_t len)
+{
+	(void)ctx;
+	(void)len;
+}
+
+static double
+now_s(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int
+segment_times(const struct zd_deb_member *m, struct zd_error *err)
+{
+	const struct zd_zseg_out out = { time_get, time_put, NULL };
+	struct zd_zstd_frame_info outer, ixf;
+	struct zd_zseg_index idx;
+	struct zd_zseg_piece *pc = NULL;
+	unsigned char *ibuf = NULL;
+	ZSTD_DCtx *dctx = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (m->codec == NULL || m->codec->type != ZD_COMP_ZSTD)
+		return zd_err(err, ZD_E_FORMAT, "%s is not zstd", m->name);
+	rc = zd_zseg_index_at_tail(&m->region, &outer, &ixf, &idx, err);
+	if (rc == 0)
+		return zd_err(err, ZD_E_FORMAT, "%s has no segment index",
+		              m->name);
+	if (rc < 0)
+		return -1;
+	rc = zd_zseg_pieces_from_index(&m->region, &outer, &idx, &pc, &n,
+	                               err);
+	zd_zseg_index_free(&idx);
+	if (rc == 0 && (dctx = ZSTD_createDCtx()) == NULL)
+		rc = zd_err(err, ZD_E_NOMEM, "out of memory");
+	if (rc == 0)
+		ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 31);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		double t0 = now_s(CLOCK_MONOTONIC);
+		double c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+
+		rc = zd_zseg_piece_stream(&m->region,
+		                          zd_log2_ceil(outer.hdr.window_size),
+		                          &pc[i], dctx, &ibuf, &out, err);
+		if (rc == 0)
+			printf("%zu %ju %ju %.6f %.6f\n", i,
+			       (uintmax_t)pc[i].usize, (uintmax_t)pc[i].csize,
+			       now_s(CLOCK_MONOTONIC) - t0,
+			       now_s(CLOCK_THREAD_CPUTIME_ID) - c0);
+	}
+	ZSTD_freeDCtx(dctx);
+	free(ibuf);
+	free(pc);
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = zd_err(err, ZD_E_IO, "writing to stdout failed");
+	return rc;
+}
+
+/* Takes --segment-times out of argv (before any "--"). */
+static bool
+take_segment_times(int *argc, char **argv)
+{
+	for (int i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "--segment-times") == 0) {
+			memmove(&argv[i], &argv[i + 1],
+			        (size_t)(*argc - i) * sizeof(*argv));
+			(*argc)--;
+			return true;
+		}
+	}
+	return false;
+}
+
 static int
 cat_member(const char *cmd, const char *usage, bool data, int argc,
            char **argv)
@@ -32,11 +139,23 @@ cat_member(const char *cmd, const char *usage, bool data, int argc,
 	struct zd_deb deb = { .fd = -1 };
 	struct zd_fd_sink out;
 	struct zd_sink sink;
+	bool times = data && take_segment_times(&argc, argv);
 	int rc;
 
 	rc = zd_cli_read_args(cmd, usage, argc, argv, 0, 1, 1, &r);
 	if (rc != 0)
 		return rc > 0 ? ZD_EXIT_OK : ZD_EXIT_ERROR;
+	if (times) {
+		if (zd_cli_open_deb(r.args[0], &deb) < 0)
+			return ZD_EXIT_ERROR;
+		rc = segment_times(&deb.data, &err);
+		zd_deb_close(&deb);
+		if (rc < 0) {
+			zd_err_prefix(&err, "'%s'", r.args[0]);
+			return zd_msg_fail(&err);
+		}
+		return ZD_EXIT_OK;
+	}
 	if (isatty(1)) {
 		zd_msg_error("refusing to write a tar archive to a terminal");
 		return ZD_EXIT_ERROR;
@@ -47,7 +166,7 @@ cat_member(const char *cmd, const char *usage, bool data, int argc,
 	zd_sink_fd_init(&sink, &out, 1);
 	zd_cli_dec_params(&p, r.threads);
 	zd_cli_dec_limits(&p, &r);
-	rc = zd_member_decode(data ? &deb.data : &deb.control, &p, &sink,
+	rc = zd_deb_member_decode(data ? &deb.data : &deb.control, &p, &sink,
 	                      &err);
 	zd_deb_close(&deb);
 	if (rc < 0) {

@@ -33,10 +33,10 @@ cmd_contents(int argc, char **argv)
 		return ZD_EXIT_ERROR;
 	zd_cli_dec_params(&p, r.threads);
 	zd_cli_dec_limits(&p, &r);
-	if (zd_member_stream_start(&s, &deb.data, &p, &err) < 0)
+	if (zd_deb_member_stream_start(&s, &deb.data, &p, &err) < 0)
 		goto fail;
-	rc = zd_list_tar(s.read_fd, stdout, zd_cli_tar_locale(), &err);
-	if (zd_member_stream_finish(&s, false, &derr) < 0) {
+	rc = zd_tar_list(s.read_fd, stdout, zd_cli_tar_locale(), &err);
+	if (zd_deb_member_stream_finish(&s, false, &derr) < 0) {
 		err = derr;
 		goto fail;
 	}

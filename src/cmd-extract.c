@@ -63,11 +63,11 @@ extract_member(const struct zd_deb_member *m, const struct zd_cli_read *r,
 
 	zd_cli_dec_params(&p, r->threads);
 	zd_cli_dec_limits(&p, r);
-	if (zd_member_stream_start(&s, m, &p, err) < 0)
+	if (zd_deb_member_stream_start(&s, m, &p, err) < 0)
 		return -1;
-	rc = zd_extract_tar(s.read_fd, dir, eo, err);
+	rc = zd_tar_extract(s.read_fd, dir, eo, err);
 	/* A decoder error explains a tar error: report it first. */
-	if (zd_member_stream_finish(&s, false, &derr) < 0) {
+	if (zd_deb_member_stream_finish(&s, false, &derr) < 0) {
 		*err = derr;
 		return -1;
 	}

@@ -10,6 +10,13 @@
  * then unpack it too) and a symlink to zdeb takes the name; zdeb's front end
  * (src/dd-main.c) runs the .distrib binary for what it does not implement.
  * Every change goes through dpkg-divert, so dpkg knows about it.
+ *
+ * The zdeb-dpkg package does the same from its maintainer scripts, with
+ * --package=zdeb-dpkg (debian/zdeb-dpkg.preinst, .postrm): one home for
+ * the diverted name, the version check and the order of the steps.  Its
+ * preinst must leave a working dpkg-deb behind, as install does: dpkg
+ * runs "dpkg-deb --fsys-tarfile" for the package after the preinst and
+ * before it unpacks the package's own /usr/bin/dpkg-deb symlink.
  */
 #include "config.h"
 
@@ -30,18 +37,9 @@
 #include "src/stockdeb.h"
 
 #define DPKG_DEB "/usr/bin/dpkg-deb"
+/* The owner of a local integration, and the package that diverts. */
 #define DIVERT_PACKAGE "zdeb"
-
-/*
- * The dpkg-deb whose options, output and messages the front end mirrors,
- * and the newest major.minor whose command line it covers: the front end
- * is 1.21.22, whose command line refuses what 1.22 added
- * (--compression=, --no-check, ...), so a 1.22 system's scripts could
- * meet "unknown option" where their dpkg-deb had none.
- */
-#define ZD_DPKG_DEB_INTERFACE "1.21.22"
-#define ZD_DPKG_DEB_NEWEST_MAJOR 1
-#define ZD_DPKG_DEB_NEWEST_MINOR 21
+#define DIVERT_DEB_PACKAGE "zdeb-dpkg"
 
 static const char usage_text[] =
 "Usage: zdeb integrate [OPTIONS] install|remove|status\n"
@@ -57,6 +55,9 @@ static const char usage_text[] =
 "Options:\n"
 "      --root=DIR   work on the system installed in DIR (dpkg-divert --root)\n"
 "      --zdeb=PATH  symlink target, as seen inside DIR (default: this zdeb)\n"
+"      --package=NAME  owner of the diversion (default zdeb; the\n"
+"                   zdeb-dpkg package's scripts give zdeb-dpkg, which\n"
+"                   takes over a diversion of zdeb)\n"
 "  -f, --force      install even when dpkg-deb is newer than zdeb knows\n"
 "                   (newer than " "1.21.x), or its version is unknown; remove\n"
 "                   even when dpkg-deb.distrib is missing\n"
@@ -68,6 +69,7 @@ static const char usage_text[] =
 static const struct option longopts[] = {
 	{ "root", required_argument, NULL, 'r' },
 	{ "zdeb", required_argument, NULL, 'Z' },
+	{ "package", required_argument, NULL, 'p' },
 	{ "force", no_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -76,6 +78,7 @@ static const struct option longopts[] = {
 struct integ {
 	const char *root;	/* NULL: "/" */
 	const char *zdeb;	/* --zdeb */
+	const char *package;	/* --package: the diversion's owner */
 	bool force;
 	char link[PATH_MAX];	/* ROOT/usr/bin/dpkg-deb */
 	char distrib[PATH_MAX];	/* ROOT/usr/bin/dpkg-deb.distrib */
@@ -338,6 +341,23 @@ put_symlink(const char *target, const char *path)
 	return 0;
 }
 
+/*
+ * True when the symlink at in->link, whose target is cur, leads to self:
+ * the package's symlink is relative ("zdeb"), the local one absolute.
+ */
+static bool
+links_to_self(const struct integ *in, const char *cur, const char *self)
+{
+	char real[PATH_MAX];
+
+	if (strcmp(cur, self) == 0)
+		return true;
+	return in->root == NULL && realpath(in->link, real) != NULL &&
+	       strcmp(real, self) == 0;
+}
+
+static int do_remove(struct integ *in);
+
 static int
 do_install(struct integ *in)
 {
@@ -350,14 +370,34 @@ do_install(struct integ *in)
 	if (!zdeb_path(in, self, sizeof(self)) ||
 	    diversion(in, owner, sizeof(owner), to, sizeof(to)) < 0)
 		return ZD_EXIT_ERROR;
-	if (owner[0] != '\0' && strcmp(owner, DIVERT_PACKAGE) != 0) {
+	if (owner[0] != '\0' && strcmp(owner, DIVERT_DEB_PACKAGE) == 0 &&
+	    strcmp(in->package, DIVERT_PACKAGE) == 0) {
+		zd_msg_info("already integrated by the %s package: '%s' is "
+		            "zdeb, the real dpkg-deb is '%s'", owner, DPKG_DEB,
+		            to);
+		return ZD_EXIT_OK;
+	}
+	if (owner[0] != '\0' && strcmp(owner, DIVERT_PACKAGE) == 0 &&
+	    strcmp(in->package, DIVERT_PACKAGE) != 0) {
+		/* The package takes over a local integration: undone
+		 * first, so that the steps below see the real dpkg-deb. */
+		struct integ local = *in;
+
+		zd_msg_info("'%s' is diverted by zdeb: moving the diversion "
+		            "to '%s'", DPKG_DEB, in->package);
+		local.package = DIVERT_PACKAGE;
+		if (do_remove(&local) != ZD_EXIT_OK ||
+		    diversion(in, owner, sizeof(owner), to, sizeof(to)) < 0)
+			return ZD_EXIT_ERROR;
+	}
+	if (owner[0] != '\0' && strcmp(owner, in->package) != 0) {
 		zd_msg_error("'%s' is already diverted to '%s' by '%s': not "
 		             "integrating", DPKG_DEB, to, owner);
 		return ZD_EXIT_ERROR;
 	}
 	if (owner[0] != '\0') {
 		rc = read_link(in->link, cur, sizeof(cur), &kind);
-		if (rc == 1 && strcmp(cur, self) == 0) {
+		if (rc == 1 && links_to_self(in, cur, self)) {
 			zd_msg_info("already integrated: '%s' is zdeb (%s), "
 			            "the real dpkg-deb is '%s'", DPKG_DEB,
 			            self, to);
@@ -426,7 +466,7 @@ do_install(struct integ *in)
 	}
 
 	rc = dpkg_divert(in, NULL, 0, "--rename", "--add", "--package",
-	                 DIVERT_PACKAGE, "--divert", ZD_DPKG_DEB_DIVERTED,
+	                 in->package, "--divert", ZD_DPKG_DEB_DIVERTED,
 	                 DPKG_DEB, NULL);
 	if (rc != 0) {
 		zd_msg_error("dpkg-divert --add failed (exit status %d): "
@@ -436,7 +476,7 @@ do_install(struct integ *in)
 	if (put_symlink(self, in->link) < 0) {
 		zd_msg_info("undoing the diversion");
 		dpkg_divert(in, NULL, 0, "--rename", "--remove", "--package",
-		            DIVERT_PACKAGE, "--divert", ZD_DPKG_DEB_DIVERTED,
+		            in->package, "--divert", ZD_DPKG_DEB_DIVERTED,
 		            DPKG_DEB, NULL);
 		return ZD_EXIT_ERROR;
 	}
@@ -459,9 +499,15 @@ do_remove(struct integ *in)
 		zd_msg_info("not integrated: '%s' is not diverted", DPKG_DEB);
 		return ZD_EXIT_OK;
 	}
-	if (strcmp(owner, DIVERT_PACKAGE) != 0) {
-		zd_msg_error("'%s' is diverted by '%s', not by zdeb: not "
-		             "touching it", DPKG_DEB, owner);
+	if (strcmp(owner, in->package) != 0) {
+		if (strcmp(owner, DIVERT_DEB_PACKAGE) == 0)
+			zd_msg_error("'%s' is diverted by the %s package: "
+			             "remove that package instead (apt-get "
+			             "remove %s)", DPKG_DEB, owner, owner);
+		else
+			zd_msg_error("'%s' is diverted by '%s', not by %s: "
+			             "not touching it", DPKG_DEB, owner,
+			             in->package);
 		return ZD_EXIT_ERROR;
 	}
 	if (strcmp(to, ZD_DPKG_DEB_DIVERTED) != 0) {
@@ -488,7 +534,7 @@ do_remove(struct integ *in)
 		return ZD_EXIT_ERROR;
 	}
 	rc = dpkg_divert(in, NULL, 0, "--rename", "--remove", "--package",
-	                 DIVERT_PACKAGE, "--divert", ZD_DPKG_DEB_DIVERTED,
+	                 in->package, "--divert", ZD_DPKG_DEB_DIVERTED,
 	                 DPKG_DEB, NULL);
 	if (rc != 0) {
 		zd_msg_error("dpkg-divert --remove failed (exit status %d)",
@@ -512,7 +558,8 @@ do_status(struct integ *in)
 
 	if (diversion(in, owner, sizeof(owner), to, sizeof(to)) < 0)
 		return ZD_EXIT_ERROR;
-	diverted = strcmp(owner, DIVERT_PACKAGE) == 0;
+	diverted = strcmp(owner, DIVERT_PACKAGE) == 0 ||
+	           strcmp(owner, DIVERT_DEB_PACKAGE) == 0;
 	if (owner[0] == '\0')
 		printf("diversion: none\n");
 	else
@@ -544,7 +591,7 @@ do_status(struct integ *in)
 		else if (strcmp(to, ZD_DPKG_DEB_DIVERTED) != 0)
 			problem = "diverted to an unexpected name";
 	} else if (linked == 1 && zdeb_path(in, self, sizeof(self)) &&
-	           strcmp(cur, self) == 0) {
+	           links_to_self(in, cur, self)) {
 		problem = "/usr/bin/dpkg-deb is zdeb but not diverted";
 	}
 	if (problem != NULL) {
@@ -562,7 +609,7 @@ do_status(struct integ *in)
 int
 cmd_integrate(int argc, char **argv)
 {
-	struct integ in = { 0 };
+	struct integ in = { .package = DIVERT_PACKAGE };
 	const char *action;
 	int opt;
 
@@ -573,6 +620,7 @@ cmd_integrate(int argc, char **argv)
 		switch (opt) {
 		case 'r': in.root = optarg; break;
 		case 'Z': in.zdeb = optarg; break;
+		case 'p': in.package = optarg; break;
 		case 'f': in.force = true; break;
 		case 'h': fputs(usage_text, stdout); return ZD_EXIT_OK;
 		default:
@@ -586,6 +634,9 @@ cmd_integrate(int argc, char **argv)
 	if (argc - optind > 1)
 		return zd_msg_usage("integrate", "too many arguments");
 	action = argv[optind];
+	if (in.package[0] == '\0' || in.package[0] == '-')
+		return zd_msg_usage("integrate", "--package needs a package "
+		                    "name, not '%s'", in.package);
 	if (in.root != NULL) {
 		struct stat st;
 

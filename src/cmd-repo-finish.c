@@ -59,7 +59,7 @@ mkdirs(const char *path)
 		zd_msg_error("out of memory");
 		return -1;
 	}
-	if (zd_repo_mkdirs(path, &err) < 0) {
+	if (zd_deb_repo_mkdirs(path, &err) < 0) {
 		zd_msg_error("%s", err.msg);
 		return -1;
 	}
@@ -157,9 +157,9 @@ load_results(struct report *rep, const struct zd_repo_jobs *jobs)
 
 		it->job = j;
 		if (j->action == ZD_REPO_CONVERT && rep->conversion[0] == '\0')
-			zd_repo_conversion(j, rep->conversion,
+			zd_deb_repo_conversion(j, rep->conversion,
 			                   sizeof(rep->conversion));
-		rc = zd_repo_result_load(j, &it->r, &err);
+		rc = zd_deb_repo_result_load(j, &it->r, &err);
 		if (rc < 0) {
 			zd_msg_error("%s", err.msg);
 			return -1;
@@ -175,7 +175,7 @@ load_results(struct report *rep, const struct zd_repo_jobs *jobs)
 			rep->failed++;
 			continue;
 		}
-		rc = zd_repo_output_check(j, &it->r, true, why, sizeof(why),
+		rc = zd_deb_repo_output_check(j, &it->r, true, why, sizeof(why),
 		                          &err);
 		if (rc < 0) {
 			zd_msg_error("%s", err.msg);
@@ -312,7 +312,7 @@ collect_suites(const struct report *rep, struct suite **out, size_t *n_out)
 	for (size_t k = 0; k < n; k++) {
 		/* only "all" packages: apt looks for the native arch */
 		if (s[k].n_archs == 0) {
-			const char *a = zd_pkginfo_native_arch();
+			const char *a = zd_dpkg_pkginfo_native_arch();
 
 			if (add_name(&s[k].archs, &s[k].n_archs, a,
 			             strlen(a)) < 0)
@@ -450,7 +450,7 @@ put_list(FILE *f, char **v, size_t n)
 static char *
 write_conf(const struct report *rep, const struct suite *s, size_t n)
 {
-	char *path = zd_repo_state_path(rep->dst, "apt-ftparchive.conf");
+	char *path = zd_deb_repo_state_path(rep->dst, "apt-ftparchive.conf");
 	FILE *f;
 
 	if (path == NULL)
@@ -625,7 +625,7 @@ write_release(const struct report *rep, const struct suite *s)
 {
 	char *dir = NULL, *tmp = NULL, *rel = NULL, *gpg = NULL, *inrel = NULL;
 	char *o_suite = NULL, *o_code = NULL, *o_arch = NULL, *o_comp = NULL;
-	char *log = zd_repo_state_path(rep->dst, "apt-ftparchive.log");
+	char *log = zd_deb_repo_state_path(rep->dst, "apt-ftparchive.log");
 	char archs[512] = "", comps[512] = "";
 	int rc = -1;
 
@@ -768,7 +768,7 @@ check_index(const struct report *rep, const char *suite, const char *comp,
 			n++;
 		}
 	}
-	bad = zd_repo_index_check(p, want, n, say_error, NULL, &err);
+	bad = zd_deb_repo_index_check(p, want, n, say_error, NULL, &err);
 	if (bad < 0)
 		zd_msg_error("apt-ftparchive did not write a readable index: "
 		             "%s", err.msg);
@@ -935,7 +935,7 @@ write_indexes(struct report *rep)
 		goto out;
 	}
 	{
-		char *cache = zd_repo_state_path(rep->dst, "cache");
+		char *cache = zd_deb_repo_state_path(rep->dst, "cache");
 
 		if (cache != NULL)
 			remove_tree(cache, false);
@@ -947,7 +947,7 @@ write_indexes(struct report *rep)
 	}
 	remove_tree(rep->stage, false);
 	conf = write_conf(rep, s, n);
-	log = zd_repo_state_path(rep->dst, "apt-ftparchive.log");
+	log = zd_deb_repo_state_path(rep->dst, "apt-ftparchive.log");
 	if (conf == NULL || log == NULL || write_lists(rep, s, n) < 0)
 		goto out;
 	unlink(log);
@@ -988,8 +988,8 @@ out:
 static void
 clean_tmp(struct report *rep)
 {
-	char *cmd = zd_repo_state_path(rep->dst, "tmp");
-	char *res = zd_repo_state_path(rep->dst, "results");
+	char *cmd = zd_deb_repo_state_path(rep->dst, "tmp");
+	char *res = zd_deb_repo_state_path(rep->dst, "results");
 	DIR *d = cmd != NULL ? opendir(cmd) : NULL;
 	struct dirent *de;
 
@@ -1257,8 +1257,8 @@ estimate(struct report *rep, unsigned sample, unsigned runs)
 	         e->n_variants > 1 ? "," : "",
 	         e->n_variants > 1 ? e->variants[1] : "");
 	snprintf(runs_s, sizeof(runs_s), "%u", runs);
-	csv = zd_repo_state_path(rep->dst, "perf.csv");
-	log = zd_repo_state_path(rep->dst, "perf.txt");
+	csv = zd_deb_repo_state_path(rep->dst, "perf.csv");
+	log = zd_deb_repo_state_path(rep->dst, "perf.txt");
 	argv = calloc(np + 16, sizeof(*argv));
 	if (csv == NULL || log == NULL || argv == NULL)
 		goto out;
@@ -1275,6 +1275,8 @@ estimate(struct report *rep, unsigned sample, unsigned runs)
 		argv[a++] = (char *)"unsafe-io";
 		argv[a++] = (char *)"--runs";
 		argv[a++] = runs_s;
+		/* an estimate, not a comparison: no quiet gate */
+		argv[a++] = (char *)"--allow-loaded";
 		argv[a++] = (char *)"--csv";
 		argv[a++] = csv;
 		for (size_t i = 0; i < np; i++)
@@ -1416,7 +1418,7 @@ print_projection_text(const struct report *rep)
 	for (size_t i = 0; i < sizeof(project_k) / sizeof(*project_k); i++)
 		printf("%s%u worker%s %.2f h", i ? ", " : "", project_k[i],
 		       project_k[i] == 1 ? "" : "s",
-		       zd_repo_project_hours(ptar, rate, project_k[i]));
+		       zd_deb_repo_project_hours(ptar, rate, project_k[i]));
 	printf(" (one core each, the work spread evenly; I/O, transfer "
 	       "and stragglers not counted)\n");
 }
@@ -1457,7 +1459,7 @@ print_projection_json(const struct report *rep)
 	       (double)tar / cpu / 1e6);
 	for (size_t i = 0; i < sizeof(project_k) / sizeof(*project_k); i++)
 		printf("%s\"%u\": %.3f", i ? ", " : "", project_k[i],
-		       zd_repo_project_hours(ptar, (double)tar / cpu,
+		       zd_deb_repo_project_hours(ptar, (double)tar / cpu,
 		                             project_k[i]));
 	printf("}}");
 }
@@ -1714,12 +1716,12 @@ cmd_repo_finish(int argc, char **argv)
 		return ZD_EXIT_ERROR;
 	}
 	rep.dst = dst;
-	jobs_path = zd_repo_state_path(dst, "jobs.jsonl");
+	jobs_path = zd_deb_repo_state_path(dst, "jobs.jsonl");
 	if (jobs_path == NULL) {
 		zd_msg_error("out of memory");
 		goto out;
 	}
-	if (zd_repo_jobs_load(jobs_path, &jobs, &err) < 0) {
+	if (zd_deb_repo_jobs_load(jobs_path, &jobs, &err) < 0) {
 		zd_msg_error("%s", err.msg);
 		goto out;
 	}
@@ -1731,7 +1733,7 @@ cmd_repo_finish(int argc, char **argv)
 		}
 	}
 	if (rep.project != NULL &&
-	    zd_repo_archive_read(rep.project, &rep.archive, &err) < 0) {
+	    zd_deb_repo_archive_read(rep.project, &rep.archive, &err) < 0) {
 		zd_msg_error("--project: %s", err.msg);
 		goto out;
 	}
@@ -1773,7 +1775,7 @@ cmd_repo_finish(int argc, char **argv)
 out:
 	for (size_t i = 0; i < rep.n; i++) {
 		if (rep.items[i].has_result)
-			zd_repo_result_free(&rep.items[i].r);
+			zd_deb_repo_result_free(&rep.items[i].r);
 		free(rep.items[i].why);
 	}
 	free(rep.items);
@@ -1781,7 +1783,7 @@ out:
 	for (size_t k = 0; k < rep.n_suites; k++)
 		free(rep.suites[k]);
 	free(rep.suites);
-	zd_repo_jobs_free(&jobs);
+	zd_deb_repo_jobs_free(&jobs);
 	free(jobs_path);
 	free(dst);
 	return rc;

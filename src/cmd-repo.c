@@ -88,7 +88,7 @@ mkdirs(const char *path)
 		zd_msg_error("out of memory");
 		return -1;
 	}
-	if (zd_repo_mkdirs(path, &err) < 0) {
+	if (zd_deb_repo_mkdirs(path, &err) < 0) {
 		zd_msg_error("%s", err.msg);
 		return -1;
 	}
@@ -262,8 +262,8 @@ static int
 index_stanza(void *ctx, const struct zd_control *st, struct zd_error *err)
 {
 	struct plan *pl = ctx;
-	const char *fn = zd_control_get(st, "Filename");
-	const char *isz = zd_control_get(st, "Installed-Size");
+	const char *fn = zd_dpkg_control_get(st, "Filename");
+	const char *isz = zd_dpkg_control_get(st, "Installed-Size");
 	struct entry e;
 	long long kib = 0;
 
@@ -276,10 +276,10 @@ index_stanza(void *ctx, const struct zd_control *st, struct zd_error *err)
 	e.installed_kib = (uint64_t)kib;
 	e.rel = strdup(fn);
 	e.dist = strdup(pl->index_dist);
-	e.sha256 = dup_or_null(zd_control_get(st, "SHA256"));
-	e.package = dup_or_null(zd_control_get(st, "Package"));
-	e.version = dup_or_null(zd_control_get(st, "Version"));
-	e.arch = dup_or_null(zd_control_get(st, "Architecture"));
+	e.sha256 = dup_or_null(zd_dpkg_control_get(st, "SHA256"));
+	e.package = dup_or_null(zd_dpkg_control_get(st, "Package"));
+	e.version = dup_or_null(zd_dpkg_control_get(st, "Version"));
+	e.arch = dup_or_null(zd_dpkg_control_get(st, "Architecture"));
 	if (e.rel == NULL || e.dist == NULL || push_entry(pl, &e) < 0) {
 		entry_free(&e);
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
@@ -331,7 +331,7 @@ read_indexes(struct plan *pl)
 			continue;
 		}
 		pl->index_dist = dist;
-		rc = zd_repo_packages_read(path, index_stanza, pl, &err);
+		rc = zd_deb_repo_packages_read(path, index_stanza, pl, &err);
 		free(path);
 		free(dist);
 		if (rc != 0) {
@@ -384,22 +384,22 @@ control_fields(const char *path, const struct zd_deb *deb,
 	long long kib;
 
 	zd_cli_dec_params(&dp, 1);
-	if (zd_member_read_file(&deb->control, &dp, "control", &text, &len,
+	if (zd_deb_member_read_file(&deb->control, &dp, "control", &text, &len,
 	                        &err) <= 0 ||
-	    zd_control_parse(text, len, "control", &ctl, &err) < 0) {
+	    zd_dpkg_control_parse(text, len, "control", &ctl, &err) < 0) {
 		zd_msg_warn("'%s': cannot read its control file: %s", path,
 		            err.msg[0] ? err.msg : "none");
 		free(text);
 		return;
 	}
-	j->package = dup_or_null(zd_control_get(&ctl, "Package"));
-	j->version = dup_or_null(zd_control_get(&ctl, "Version"));
-	j->arch = dup_or_null(zd_control_get(&ctl, "Architecture"));
-	isz = zd_control_get(&ctl, "Installed-Size");
+	j->package = dup_or_null(zd_dpkg_control_get(&ctl, "Package"));
+	j->version = dup_or_null(zd_dpkg_control_get(&ctl, "Version"));
+	j->arch = dup_or_null(zd_dpkg_control_get(&ctl, "Architecture"));
+	isz = zd_dpkg_control_get(&ctl, "Installed-Size");
 	if (isz != NULL && zd_parse_ll(isz, 0, LLONG_MAX, "Installed-Size",
 	                               &kib, &err) == 0)
 		j->installed_kib = (uint64_t)kib;
-	zd_control_free(&ctl);
+	zd_dpkg_control_free(&ctl);
 	free(text);
 }
 
@@ -432,7 +432,7 @@ make_job(struct plan *pl, struct entry *e, size_t n, struct zd_repo_job *j)
 		}
 		memcpy(j->sha256, e->sha256, 65);
 		size = (uint64_t)st.st_size;
-	} else if (zd_repo_sha256_file(path, j->sha256, &size, &err) < 0) {
+	} else if (zd_deb_repo_sha256_file(path, j->sha256, &size, &err) < 0) {
 		zd_msg_error("%s", err.msg);
 		return -1;
 	}
@@ -457,7 +457,7 @@ make_job(struct plan *pl, struct entry *e, size_t n, struct zd_repo_job *j)
 		e[i].dist = NULL;
 	}
 	if (zd_deb_open(path, &deb, &err) < 0 ||
-	    zd_repo_decide(&deb, &pl->want, j, &err) < 0) {
+	    zd_deb_repo_decide(&deb, &pl->want, j, &err) < 0) {
 		/* planned all the same: its run fails and says why */
 		zd_msg_warn("%s", err.msg);
 		snprintf(j->from, sizeof(j->from), "unreadable");
@@ -467,7 +467,7 @@ make_job(struct plan *pl, struct entry *e, size_t n, struct zd_repo_job *j)
 		control_fields(path, &deb, j);
 	}
 	zd_deb_close(&deb);
-	if (zd_repo_set_output(j, pl->dst, e->rel, &err) < 0) {
+	if (zd_deb_repo_set_output(j, pl->dst, e->rel, &err) < 0) {
 		zd_msg_error("%s", err.msg);
 		return -1;
 	}
@@ -480,7 +480,7 @@ write_jobs(struct plan *pl, struct zd_repo_job *jobs, size_t n,
            char **out_path)
 {
 	struct zd_error err = ZD_ERROR_INIT;
-	char *path = zd_repo_state_path(pl->dst, "jobs.jsonl");
+	char *path = zd_deb_repo_state_path(pl->dst, "jobs.jsonl");
 	char *tmp = NULL;
 	FILE *f;
 	int fd;
@@ -499,7 +499,7 @@ write_jobs(struct plan *pl, struct zd_repo_job *jobs, size_t n,
 	}
 	fchmod(fd, 0644);
 	for (size_t i = 0; i < n; i++) {
-		if (zd_repo_job_write(&jobs[i], f, &err) < 0)
+		if (zd_deb_repo_job_write(&jobs[i], f, &err) < 0)
 			break;
 	}
 	if (fclose(f) != 0 || err.msg[0] != '\0' || rename(tmp, path) < 0) {
@@ -526,7 +526,7 @@ print_plan(const char *jobs_path, const struct zd_repo_job *jobs, size_t n,
 		keep += jobs[i].action == ZD_REPO_KEEP;
 		unread += strcmp(jobs[i].from, "unreadable") == 0;
 		if (jobs[i].action == ZD_REPO_CONVERT)
-			zd_repo_conversion(&jobs[i], conv, sizeof(conv));
+			zd_deb_repo_conversion(&jobs[i], conv, sizeof(conv));
 	}
 	if (json) {
 		printf("{\"jobs\": ");
@@ -662,7 +662,7 @@ repo_plan(int argc, char **argv)
 		while (k < pl.n && strcmp(pl.e[k].rel, pl.e[i].rel) == 0)
 			k++;
 		if (make_job(&pl, &pl.e[i], k - i, &jobs[n]) < 0) {
-			zd_repo_job_free(&jobs[n]);
+			zd_deb_repo_job_free(&jobs[n]);
 			goto out;
 		}
 		jobs[n].index = n;
@@ -670,7 +670,7 @@ repo_plan(int argc, char **argv)
 		i = k;
 	}
 	{
-		char *state = zd_repo_state_path(dst, "");
+		char *state = zd_deb_repo_state_path(dst, "");
 
 		if (state == NULL || mkdirs(state) < 0) {
 			free(state);
@@ -684,7 +684,7 @@ repo_plan(int argc, char **argv)
 	rc = ZD_EXIT_OK;
 out:
 	for (size_t i = 0; i < n; i++)
-		zd_repo_job_free(&jobs[i]);
+		zd_deb_repo_job_free(&jobs[i]);
 	free(jobs);
 	for (size_t i = 0; i < pl.n; i++)
 		entry_free(&pl.e[i]);
@@ -743,7 +743,7 @@ job_done(const struct zd_repo_job *j, bool hash, struct zd_repo_result *r,
 	int rc;
 
 	*redo = false;
-	rc = zd_repo_result_load(j, r, &err);
+	rc = zd_deb_repo_result_load(j, r, &err);
 	if (rc < 0) {
 		zd_msg_warn("%s: running the job again", err.msg);
 		return 0;
@@ -751,20 +751,20 @@ job_done(const struct zd_repo_job *j, bool hash, struct zd_repo_result *r,
 	if (rc == 0)
 		return 0;
 	if (r->verdict == ZD_REPO_FAILED) {
-		zd_repo_result_free(r);
+		zd_deb_repo_result_free(r);
 		return 0;
 	}
-	rc = zd_repo_output_check(j, r, hash, why, sizeof(why), &err);
+	rc = zd_deb_repo_output_check(j, r, hash, why, sizeof(why), &err);
 	if (rc < 0) {
 		zd_msg_error("%s", err.msg);
-		zd_repo_result_free(r);
+		zd_deb_repo_result_free(r);
 		return -1;
 	}
 	if (rc == 0) {
 		zd_msg_warn("job %ju: %s: its output does not match its "
 		            "result: running it again", (uintmax_t)j->index,
 		            why);
-		zd_repo_result_free(r);
+		zd_deb_repo_result_free(r);
 		*redo = true;
 	}
 	return rc;
@@ -794,7 +794,7 @@ make_package(const struct zd_repo_job *j, const char *tmp, unsigned threads,
 	struct zd_recompress_result rr;
 
 	if (j->action == ZD_REPO_KEEP) {
-		if (zd_repo_copy_file(j->input, tmp, &err) < 0) {
+		if (zd_deb_repo_copy_file(j->input, tmp, &err) < 0) {
 			fail(r, "convert", err.msg);
 			return -1;
 		}
@@ -842,18 +842,18 @@ run_job(const struct zd_repo_job *j, unsigned threads, bool redone,
 	r->index = j->index;
 	r->in_bytes = j->size;
 	r->host = strdup(host);
-	dir = zd_repo_state_path(j->dst, "tmp");
+	dir = zd_deb_repo_state_path(j->dst, "tmp");
 	if (mkdirs(dir) < 0) {
 		free(dir);
 		goto out;
 	}
 	free(dir);
-	tmp = zd_repo_tmp_path(j, host, (long)getpid());
+	tmp = zd_deb_repo_tmp_path(j, host, (long)getpid());
 	if (tmp == NULL) {
 		zd_msg_error("out of memory");
 		goto out;
 	}
-	dir = zd_repo_state_path(j->dst, "results");
+	dir = zd_deb_repo_state_path(j->dst, "results");
 	if (dir == NULL || mkdirs(dir) < 0) {
 		free(dir);
 		goto out;
@@ -861,7 +861,7 @@ run_job(const struct zd_repo_job *j, unsigned threads, bool redone,
 	free(dir);
 	unlink(tmp);
 	zd_msg_last_clear();
-	if (zd_repo_sha256_file(j->input, sha, &size, &err) < 0) {
+	if (zd_deb_repo_sha256_file(j->input, sha, &size, &err) < 0) {
 		fail(r, "input", err.msg);
 	} else if (strcmp(sha, j->sha256) != 0) {
 		char why[PATH_MAX + 64];
@@ -874,7 +874,7 @@ run_job(const struct zd_repo_job *j, unsigned threads, bool redone,
 
 		if (v != ZD_EXIT_OK) {
 			fail(r, "verify", zd_msg_last());
-		} else if (zd_repo_publish(j, tmp, r, &err) < 0) {
+		} else if (zd_deb_repo_publish(j, tmp, r, &err) < 0) {
 			fail(r, "publish", err.msg);
 		}
 	}
@@ -882,7 +882,7 @@ run_job(const struct zd_repo_job *j, unsigned threads, bool redone,
 		unlink(tmp);
 	r->wall_s = now_s() - t0;
 	r->cpu_s = cpu_s() - c0;
-	if (zd_repo_result_save(j, r, &err) < 0) {
+	if (zd_deb_repo_result_save(j, r, &err) < 0) {
 		zd_msg_error("%s", err.msg);
 		goto out;
 	}
@@ -898,7 +898,7 @@ print_result(const struct zd_repo_job *j, const struct zd_repo_result *r)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 
-	if (zd_repo_result_write(j, r, stdout, &err) < 0 || fflush(stdout))
+	if (zd_deb_repo_result_write(j, r, stdout, &err) < 0 || fflush(stdout))
 		zd_msg_error("cannot write to stdout: %s", strerror(errno));
 }
 
@@ -948,7 +948,7 @@ pid_alive(pid_t pid)
 
 /*
  * Removes from DST/.zdeb-repo/tmp/ what runs on this host killed before
- * they finished left: "KEY-NAME@HOST.PID" (zd_repo_tmp_path) and its
+ * they finished left: "KEY-NAME@HOST.PID" (zd_deb_repo_tmp_path) and its
  * ".zdeb-XXXXXX" temporaries, whose PID is no process here.  Other hosts'
  * files are left to their own reruns and to finish.  And from results/
  * the temporaries of results no process holds (zd_outfile_clean_dir).
@@ -956,7 +956,7 @@ pid_alive(pid_t pid)
 static void
 clean_tmp(const struct zd_repo_job *j)
 {
-	char *dir = zd_repo_state_path(j->dst, "tmp");
+	char *dir = zd_deb_repo_state_path(j->dst, "tmp");
 	char host[256] = "";
 	DIR *d = dir != NULL ? opendir(dir) : NULL;
 	struct dirent *de;
@@ -966,7 +966,7 @@ clean_tmp(const struct zd_repo_job *j)
 	while (d != NULL && (de = readdir(d)) != NULL) {
 		long pid;
 
-		if (!zd_repo_tmp_owner(de->d_name, host, &pid))
+		if (!zd_deb_repo_tmp_owner(de->d_name, host, &pid))
 			continue;
 		if (pid_alive((pid_t)pid))
 			continue;
@@ -980,7 +980,7 @@ clean_tmp(const struct zd_repo_job *j)
 		            "'%s'", n, dir);
 	free(dir);
 	/* results being saved by a killed run (no lock held) */
-	dir = zd_repo_state_path(j->dst, "results");
+	dir = zd_deb_repo_state_path(j->dst, "results");
 	if (dir != NULL && (n = zd_outfile_clean_dir(dir)) > 0)
 		zd_msg_info("removed %zu temporary files of killed runs from "
 		            "'%s'", n, dir);
@@ -1003,14 +1003,14 @@ run_here(const struct zd_repo_job *j, unsigned threads, bool hash,
 	} else {
 		rc = run_job(j, threads, redo, &r);
 		if (rc == W_ERROR) {
-			zd_repo_result_free(&r);
+			zd_deb_repo_result_free(&r);
 			return rc;
 		}
 	}
 	print_result(j, &r);
 	count(t, &r);
 	rc = r.verdict == ZD_REPO_FAILED ? W_FAILED : W_DONE;
-	zd_repo_result_free(&r);
+	zd_deb_repo_result_free(&r);
 	return rc;
 }
 
@@ -1026,7 +1026,7 @@ reap(const struct zd_repo_job *j, int status, struct tally *t)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_repo_result r;
-	int rc = zd_repo_result_load(j, &r, &err);
+	int rc = zd_deb_repo_result_load(j, &r, &err);
 
 	if (rc < 0)
 		zd_msg_error("%s", err.msg);
@@ -1034,7 +1034,7 @@ reap(const struct zd_repo_job *j, int status, struct tally *t)
 		char why[96];
 
 		if (rc > 0)
-			zd_repo_result_free(&r);
+			zd_deb_repo_result_free(&r);
 		memset(&r, 0, sizeof(r));
 		r.index = j->index;
 		r.in_bytes = j->size;
@@ -1045,13 +1045,13 @@ reap(const struct zd_repo_job *j, int status, struct tally *t)
 			snprintf(why, sizeof(why), "the worker exited with "
 			         "status %d", status);
 		fail(&r, "worker", why);
-		if (zd_repo_result_save(j, &r, &err) < 0)
+		if (zd_deb_repo_result_save(j, &r, &err) < 0)
 			zd_msg_error("%s", err.msg);
 	}
 	print_result(j, &r);
 	count(t, &r);
 	rc = r.verdict == ZD_REPO_FAILED ? W_FAILED : W_DONE;
-	zd_repo_result_free(&r);
+	zd_deb_repo_result_free(&r);
 	return rc;
 }
 
@@ -1091,7 +1091,7 @@ run_pool(const struct zd_repo_jobs *jobs, unsigned n, unsigned threads,
 					r.skipped = true;
 					print_result(j, &r);
 					count(t, &r);
-					zd_repo_result_free(&r);
+					zd_deb_repo_result_free(&r);
 				} else {
 					rc = W_ERROR;
 				}
@@ -1112,7 +1112,7 @@ run_pool(const struct zd_repo_jobs *jobs, unsigned n, unsigned threads,
 				struct zd_repo_result cr;
 				int c = run_job(j, threads, redo, &cr);
 
-				zd_repo_result_free(&cr);
+				zd_deb_repo_result_free(&cr);
 				fflush(NULL);
 				_exit(c);
 			}
@@ -1202,7 +1202,7 @@ repo_run(int argc, char **argv)
 	if (index >= 0 && workers > 0)
 		return zd_msg_usage("repo", "run: --index and --jobs exclude "
 		                    "each other");
-	if (zd_repo_jobs_load(argv[optind], &jobs, &err) < 0) {
+	if (zd_deb_repo_jobs_load(argv[optind], &jobs, &err) < 0) {
 		zd_msg_error("%s", err.msg);
 		return ZD_EXIT_ERROR;
 	}
@@ -1211,7 +1211,7 @@ repo_run(int argc, char **argv)
 			zd_msg_error("index %lld out of range: '%s' has %zu "
 			             "jobs (0 to %zu)", index, argv[optind],
 			             jobs.n, jobs.n - 1);
-			zd_repo_jobs_free(&jobs);
+			zd_deb_repo_jobs_free(&jobs);
 			return ZD_EXIT_ERROR;
 		}
 		clean_tmp(&jobs.v[index]);
@@ -1231,7 +1231,7 @@ repo_run(int argc, char **argv)
 		            "result), %zu failed", jobs.n, t.converted, t.kept,
 		            t.skipped, t.redone, t.failed);
 	}
-	zd_repo_jobs_free(&jobs);
+	zd_deb_repo_jobs_free(&jobs);
 	return rc == W_DONE ? ZD_EXIT_OK :
 	       rc == W_FAILED ? ZD_EXIT_MISMATCH : ZD_EXIT_ERROR;
 }

@@ -104,7 +104,7 @@ verify_member(const char *path, const struct zd_deb_member *m,
 
 	member_params(&p, r, v);
 	v->len = 0;
-	if (zd_member_decode(m, &p, &sink, &err) < 0)
+	if (zd_deb_member_decode(m, &p, &sink, &err) < 0)
 		return decode_error(path, &err);
 	if (zd_verbose)
 		zd_msg_info("%s: %s: ok, %ju bytes", path, m->name,
@@ -126,12 +126,12 @@ verify_data_md5(const char *path, const struct zd_deb_member *m,
 	int rc;
 
 	member_params(&p, r, v);
-	if (zd_member_stream_start(&s, m, &p, &err) < 0)
+	if (zd_deb_member_stream_start(&s, m, &p, &err) < 0)
 		return decode_error(path, &err);
-	rc = zd_md5check_tar(s.read_fd, sums, sums_len, count_warning, v,
+	rc = zd_dpkg_md5check_tar(s.read_fd, sums, sums_len, count_warning, v,
 	                     &res, &err);
 	/* A decoder error explains a tar error: report it first. */
-	if (zd_member_stream_finish(&s, false, &derr) < 0)
+	if (zd_deb_member_stream_finish(&s, false, &derr) < 0)
 		return decode_error(path, &derr);
 	if (rc < 0)
 		return decode_error(path, &err);
@@ -182,7 +182,7 @@ own_hash(const char *path, const struct zd_deb_member *m,
 	}
 	XXH64_reset(h.st, 0);
 	member_params(&p, r, v);
-	if (zd_member_decode(m, &p, &sink, &err) < 0)
+	if (zd_deb_member_decode(m, &p, &sink, &err) < 0)
 		rc = decode_error(path, &err);
 	*hash = XXH64_digest(h.st);
 	*len = h.len;
@@ -313,7 +313,7 @@ verify_deb(const char *path, const struct zd_cli_read *r)
 	rc = verify_member(path, &deb.control, r, &v);
 	v.keep = false;
 	found = rc == ZD_EXIT_OK ?
-	        zd_md5check_find(v.ctl.buf, v.ctl.len, &sums, &sums_len,
+	        zd_dpkg_md5check_find(v.ctl.buf, v.ctl.len, &sums, &sums_len,
 	                         &err) : 0;
 	if (found < 0)
 		rc = decode_error(path, &err);

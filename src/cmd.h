@@ -118,7 +118,7 @@ bool zd_cli_target_reads_zstd(const char *name);
 /*
  * The control.tar compressor for data's: with --control-layout, data's
  * with that zstd layout (returns 1); without, the library's default,
- * one frame where data's layout has several (zd_encoder_control_params;
+ * one frame where data's layout has several (zd_deb_encoder_control_params;
  * returns 0).  Prints the error; returns -1 on error.
  */
 int zd_cli_control_resolve(const char *cmd, const struct zd_cli_comp *raw,

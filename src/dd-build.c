@@ -114,7 +114,7 @@ dd_do_build(char **argv)
 		if (dest != NULL && is_dir(dest))
 			return dd_fail("target is directory - cannot skip "
 			               "control file check");
-		out = zd_build_dest_path(dir, dest, NULL, &err);
+		out = zd_deb_build_dest_path(dir, dest, NULL, &err);
 		if (out == NULL)
 			return dd_fail("%s", err.msg);
 		fflush(stdout);
@@ -124,15 +124,15 @@ dd_do_build(char **argv)
 		       out);
 	} else {
 		struct zd_pkgcheck_opts co = {
-			.native_arch = zd_pkginfo_native_arch(),
+			.native_arch = zd_dpkg_pkginfo_native_arch(),
 			.warn = zd_msg_warn_cb,
 		};
 
 		/* dpkg-deb's check_control_area(): its warnings as they come,
 		 * its error as it words it. */
-		if (zd_pkgcheck_tree(dir, &co, &ctl, &pi, &err) < 0)
+		if (zd_dpkg_check_tree(dir, &co, &ctl, &pi, &err) < 0)
 			goto fail;
-		out = zd_build_dest_path(dir, dest, &pi, &err);
+		out = zd_deb_build_dest_path(dir, dest, &pi, &err);
 		if (out == NULL)
 			goto fail;
 		printf("dpkg-deb: building package '%s' in '%s'.\n", pi.name,
@@ -163,7 +163,7 @@ dd_do_build(char **argv)
 	         o.data.threads, o.data.type == ZD_COMP_ZSTD ?
 	         (o.data.layout == ZD_LAYOUT_DPKG ? ", dpkg layout" :
 	          ", indexed layout") : "");
-	if (zd_build_deb(dir, out, &o, &err) < 0)
+	if (zd_deb_build(dir, out, &o, &err) < 0)
 		goto fail;
 	rc = ZD_EXIT_OK;
 	goto out;
@@ -171,7 +171,7 @@ fail:
 	rc = dd_fail("%s", err.msg);
 out:
 	free(out);
-	zd_pkginfo_free(&pi);
-	zd_control_free(&ctl);
+	zd_dpkg_pkginfo_free(&pi);
+	zd_dpkg_control_free(&ctl);
 	return rc;
 }

@@ -80,18 +80,30 @@ dd_decode_threads(void)
  * all cores but one; xz, whose decoder is what dpkg waits for, on all.
  * Measured on 2 cores (zdeb-perf install, 239 MB of tar, dpkg --unpack):
  * indexed zstd 0.63 s with one decoder thread, 0.73 s with two; xz 3.03 s
- * with one, 1.97-2.07 s with two.  --threads-max decides when given.
+ * with one, 1.97-2.07 s with two; zdeb-perf model predicts the same for
+ * 2-64 cores (zdeb(1), PERFORMANCE).  ZDEB_DPKG_DEB_THREADS sets the count
+ * into a pipe, for every compressor; --threads-max caps it.
  */
 static unsigned
 dd_pipe_threads(bool piped, const struct zd_deb_member *m)
 {
-	unsigned n;
+	unsigned n, cap = dd_decode_threads();
 
-	if (dd_opts.threads_max > 0 || !piped || m->codec == NULL ||
-	    m->codec->type != ZD_COMP_ZSTD)
-		return dd_decode_threads();
-	n = zd_cli_ncpus();
-	return n > 1 ? n - 1 : 1;
+	if (!piped)
+		n = cap;
+	else if (dd_opts.pipe_threads > 0)
+		n = cap > 0 && cap < dd_opts.pipe_threads ? cap :
+		    dd_opts.pipe_threads;
+	else if (dd_opts.threads_max > 0 || m->codec == NULL ||
+	         m->codec->type != ZD_COMP_ZSTD)
+		n = cap;
+	else
+		n = zd_cli_ncpus() > 1 ? zd_cli_ncpus() - 1 : 1;
+	dd_debug("%s: decoder threads %u%s%s", m->name,
+	         n > 0 ? n : zd_cli_ncpus(), piped ? " into a pipe" : "",
+	         piped && dd_opts.pipe_threads > 0 ?
+	         " (ZDEB_DPKG_DEB_THREADS)" : "");
+	return n;
 }
 
 int
@@ -130,10 +142,10 @@ dd_extract_member(const char *path, const struct zd_deb_member *m,
 	zd_cli_dec_params(&p, dd_decode_threads());
 	p.max_output = dd_opts.max_decoded;
 	p.member = m->name;
-	if (zd_member_stream_start(&s, m, &p, &err) < 0)
+	if (zd_deb_member_stream_start(&s, m, &p, &err) < 0)
 		goto fail;
-	rc = zd_extract_tar(s.read_fd, dir, &eo, &err);
-	if (zd_member_stream_finish(&s, false, &derr) < 0) {
+	rc = zd_tar_extract(s.read_fd, dir, &eo, &err);
+	if (zd_deb_member_stream_finish(&s, false, &derr) < 0) {
 		err = derr;
 		goto fail;
 	}
@@ -217,7 +229,7 @@ passthrough(char **argv, bool data)
 	zd_sink_fd_init(&sink, &out, 1);
 	zd_cli_dec_params(&p, dd_pipe_threads(zd_pipe_grow(1) > 0, m));
 	p.max_output = dd_opts.max_decoded;
-	rc = zd_member_decode(m, &p, &sink, &err);
+	rc = zd_deb_member_decode(m, &p, &sink, &err);
 	zd_deb_close(&deb);
 	if (rc < 0) {
 		zd_err_prefix(&err, "'%s'", argv[0]);
@@ -256,10 +268,10 @@ dd_do_contents(char **argv)
 	zd_cli_dec_params(&p, dd_decode_threads());
 	p.max_output = dd_opts.max_decoded;
 	p.member = deb.data.name;
-	if (zd_member_stream_start(&s, &deb.data, &p, &err) < 0)
+	if (zd_deb_member_stream_start(&s, &deb.data, &p, &err) < 0)
 		goto fail;
-	rc = zd_list_tar(s.read_fd, stdout, zd_cli_tar_locale(), &err);
-	if (zd_member_stream_finish(&s, false, &derr) < 0) {
+	rc = zd_tar_list(s.read_fd, stdout, zd_cli_tar_locale(), &err);
+	if (zd_deb_member_stream_finish(&s, false, &derr) < 0) {
 		err = derr;
 		goto fail;
 	}

@@ -258,7 +258,7 @@ load(const char *dir, struct zd_control *ctl, struct zd_pkginfo *pi)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_pkginfo_opts o = {
-		.native_arch = zd_pkginfo_native_arch(),
+		.native_arch = zd_dpkg_pkginfo_native_arch(),
 		.warn = zd_msg_warn_cb,
 	};
 	char *path;
@@ -267,11 +267,11 @@ load(const char *dir, struct zd_control *ctl, struct zd_pkginfo *pi)
 	if (asprintf(&path, "%s/control", dir) < 0)
 		return dd_fail("out of memory");
 	o.file = path;
-	rc = zd_pkginfo_parse_file(&o, ctl, pi, &err);
+	rc = zd_dpkg_pkginfo_parse_file(&o, ctl, pi, &err);
 	free(path);
 	if (rc < 0) {
-		zd_pkginfo_free(pi);
-		zd_control_free(ctl);
+		zd_dpkg_pkginfo_free(pi);
+		zd_dpkg_control_free(ctl);
 		return dd_fail("%s", err.msg);
 	}
 	return 0;
@@ -301,14 +301,14 @@ dd_do_field(char **argv)
 	for (int i = 1; argv[i] != NULL; i++) {
 		bool header = argv[2] != NULL;
 
-		zd_pkginfo_field(stdout, &pi, argv[i], header);
+		zd_dpkg_pkginfo_field(stdout, &pi, argv[i], header);
 		if (!header)
 			putchar('\n');
 	}
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = out_error();
-	zd_pkginfo_free(&pi);
-	zd_control_free(&ctl);
+	zd_dpkg_pkginfo_free(&pi);
+	zd_dpkg_control_free(&ctl);
 out:
 	zd_deb_close(&deb);
 	dd_remove_tmp(dir);
@@ -326,17 +326,17 @@ dd_do_show(char **argv)
 	char *dir = NULL, *s;
 	int rc;
 
-	fmt = zd_pkgformat_parse(dd_opts.showformat, &err);
+	fmt = zd_dpkg_format_parse(dd_opts.showformat, &err);
 	if (fmt == NULL)
 		return dd_fail("error in show format: %s", err.msg);
 	rc = prepare(argv, &deb, &dir);
 	if (rc != 0) {
-		zd_pkgformat_free(fmt);
+		zd_dpkg_format_free(fmt);
 		return rc;
 	}
 	rc = load(dir, &ctl, &pi);
 	if (rc == 0) {
-		s = zd_pkgformat_print(fmt, &pi, &err);
+		s = zd_dpkg_format_print(fmt, &pi, &err);
 		if (s == NULL) {
 			rc = dd_fail("%s", err.msg);
 		} else {
@@ -345,10 +345,10 @@ dd_do_show(char **argv)
 			if (fflush(stdout) != 0)
 				rc = out_error();
 		}
-		zd_pkginfo_free(&pi);
-		zd_control_free(&ctl);
+		zd_dpkg_pkginfo_free(&pi);
+		zd_dpkg_control_free(&ctl);
 	}
-	zd_pkgformat_free(fmt);
+	zd_dpkg_format_free(fmt);
 	zd_deb_close(&deb);
 	dd_remove_tmp(dir);
 	return rc;

@@ -31,6 +31,7 @@
 #include "src/cmd.h"
 #include "src/dd.h"
 #include "src/msg.h"
+#include "src/stockdeb.h"
 
 struct dd_opts dd_opts;
 
@@ -464,17 +465,17 @@ do_help(char **argv)
 static int
 do_version(char **argv)
 {
-	const char *arch = zd_pkginfo_native_arch();
+	const char *arch = zd_dpkg_pkginfo_native_arch();
 
 	(void)argv;
 	/*
-	 * dpkg-deb 1.21.22's own text: the interface zdeb implements, which
+	 * The text of the dpkg-deb whose interface zdeb implements, which
 	 * scripts test for (zdeb --version names zdeb).  Not the real
 	 * dpkg-deb's: that may be another version than the one zdeb answers
 	 * as.
 	 */
-	printf("Debian 'dpkg-deb' package archive backend version 1.21.22 "
-	       "(%s).\n"
+	printf("Debian 'dpkg-deb' package archive backend version "
+	       ZD_DPKG_DEB_INTERFACE " (%s).\n"
 	       "This is free software; see the GNU General Public License "
 	       "version 2 or\n"
 	       "later for copying conditions. There is NO warranty.\n",
@@ -524,6 +525,30 @@ parse_max_decoded(const char *s, uint64_t *cap)
 	return 0;
 }
 
+/* ZDEB_DPKG_DEB_THREADS: "auto" (0), "all" (the cores) or 1-1024. */
+static int
+parse_pipe_threads(const char *s, unsigned *threads)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	long long v;
+
+	if (strcmp(s, "auto") == 0) {
+		*threads = 0;
+		return 0;
+	}
+	if (strcmp(s, "all") == 0) {
+		*threads = zd_cli_ncpus();
+		return 0;
+	}
+	if (zd_parse_ll(s, 1, 1024, "ZDEB_DPKG_DEB_THREADS", &v, &err) < 0) {
+		dd_fail("ZDEB_DPKG_DEB_THREADS '%s' is not a thread count "
+		        "(1 to 1024, all or auto)", s);
+		return -1;
+	}
+	*threads = (unsigned)v;
+	return 0;
+}
+
 int
 cmd_dpkg_deb(int argc, char **argv)
 {
@@ -549,6 +574,10 @@ cmd_dpkg_deb(int argc, char **argv)
 	env = getenv("ZDEB_MAX_DECODED");
 	if (env != NULL && *env != '\0' &&
 	    parse_max_decoded(env, &dd_opts.max_decoded) < 0)
+		return ZD_EXIT_ERROR;
+	env = getenv("ZDEB_DPKG_DEB_THREADS");
+	if (env != NULL && *env != '\0' &&
+	    parse_pipe_threads(env, &dd_opts.pipe_threads) < 0)
 		return ZD_EXIT_ERROR;
 	env = getenv("DPKG_DEB_COMPRESSOR_TYPE");
 	if (env != NULL && *env != '\0' &&

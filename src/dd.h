@@ -2,7 +2,7 @@
 /*
  * dd.h - shared state of the dpkg-deb front end (dd-main.c, dd-*.c)
  *
- * Messages and exit codes are dpkg-deb 1.21.22's: "dpkg-deb: error: MSG"
+ * Messages and exit codes are dpkg-deb 1.21.23's: "dpkg-deb: error: MSG"
  * and status 2 for every error; usage errors add dpkg-deb's two "Type ...
  * --help" lines.
  */
@@ -27,6 +27,9 @@ struct dd_opts {
 	int level;			/* -1: the compressor's default */
 	int strategy;			/* enum zd_strategy */
 	long threads_max;		/* -1: all cores */
+	/* ZDEB_DPKG_DEB_THREADS: decoder threads for a tar written into a
+	 * pipe; 0 (unset, "auto"): all cores but one for zstd */
+	unsigned pipe_threads;
 	/* decoded size cap from ZDEB_MAX_DECODED; ZD_DEC_UNLIMITED when
 	 * unset or 0: stock dpkg-deb has none, so neither does zdeb here */
 	uint64_t max_decoded;

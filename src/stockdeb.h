@@ -11,6 +11,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The dpkg-deb whose options, output and messages the front end mirrors
+ * (its --version text names it), and the newest major.minor whose command
+ * line it covers: the front end is 1.21.23 (Debian 12's current point
+ * release), whose command line refuses what 1.22 added (--compression=,
+ * --no-check, ...), so a 1.22 system's scripts could meet "unknown
+ * option" where their dpkg-deb had none.  debian/rules reads the two
+ * NEWEST lines for zdeb-dpkg's Breaks.
+ */
+#define ZD_DPKG_DEB_INTERFACE "1.21.23"
+#define ZD_DPKG_DEB_NEWEST_MAJOR 1
+#define ZD_DPKG_DEB_NEWEST_MINOR 21
+
 /* Where "zdeb integrate" diverts the system's dpkg-deb to. */
 #define ZD_DPKG_DEB_DIVERTED "/usr/bin/dpkg-deb.distrib"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz-control.c - the control file parsers: deb822 (zd_control_parse) and
- * dpkg's field parsers on top (zd_pkginfo_parse), then every field writer
+ * fuzz-control.c - the control file parsers: deb822 (zd_dpkg_control_parse) and
+ * dpkg's field parsers on top (zd_dpkg_pkginfo_parse), then every field writer
  * and the --showformat printer on what parsed
  */
 #include "config.h"
@@ -30,25 +30,27 @@ write_all(const struct zd_pkginfo *pi)
 	                          "${source:Upstream-Version}|${source:Package}"
 	                          "|${binary:Synopsis}|${Depends;-12}|${X-A}";
 	struct zd_error err = ZD_ERROR_INIT;
-	struct zd_pkgformat *f = zd_pkgformat_parse(fmt, &err);
+	struct zd_pkgformat *f = zd_dpkg_format_parse(fmt, &err);
 	FILE *null = fopen("/dev/null", "w");
 	char *s;
 
 	if (null != NULL) {
 		for (int id = 0; id < ZD_FIELD__COUNT; id++) {
-			zd_pkginfo_field(null, pi, zd_control_field_name(id),
-			                 true);
-			zd_pkginfo_field(null, pi, zd_control_field_name(id),
-			                 false);
+			zd_dpkg_pkginfo_field(null, pi,
+			                      zd_dpkg_control_field_name(id),
+			                      true);
+			zd_dpkg_pkginfo_field(null, pi,
+			                      zd_dpkg_control_field_name(id),
+			                      false);
 		}
-		zd_pkginfo_field(null, pi, "X-A", true);
+		zd_dpkg_pkginfo_field(null, pi, "X-A", true);
 		fclose(null);
 	}
 	if (f == NULL)
 		abort();
-	s = zd_pkgformat_print(f, pi, &err);
+	s = zd_dpkg_format_print(f, pi, &err);
 	free(s);
-	zd_pkgformat_free(f);
+	zd_dpkg_format_free(f);
 }
 
 int
@@ -68,21 +70,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (buf == NULL)
 		return 0;
 	memcpy(buf, data, size);
-	if (zd_control_parse(buf, size, "fuzz", &ctl, &err) == 0) {
+	if (zd_dpkg_control_parse(buf, size, "fuzz", &ctl, &err) == 0) {
 		for (size_t i = 0; i < ctl.n; i++)
-			if (zd_control_get(&ctl, ctl.fields[i].name) == NULL)
+			if (zd_dpkg_control_get(&ctl, ctl.fields[i].name) ==
+			    NULL)
 				abort();
-		(void)zd_control_get(&ctl, "Package");
-		zd_control_free(&ctl);
+		(void)zd_dpkg_control_get(&ctl, "Package");
+		zd_dpkg_control_free(&ctl);
 	}
-	if (zd_pkginfo_parse(buf, size, &o, &ctl, &pi, &err) == 0) {
+	if (zd_dpkg_pkginfo_parse(buf, size, &o, &ctl, &pi, &err) == 0) {
 		if (pi.name == NULL || pi.version.version == NULL ||
 		    pi.warnings != warnings)
 			abort();
 		write_all(&pi);
 	}
-	zd_pkginfo_free(&pi);
-	zd_control_free(&ctl);
+	zd_dpkg_pkginfo_free(&pi);
+	zd_dpkg_control_free(&ctl);
 	free(buf);
 	return 0;
 }

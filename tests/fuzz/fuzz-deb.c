@@ -62,7 +62,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (m->region.off + m->region.len > size)
 				abort();
 			err = (struct zd_error)ZD_ERROR_INIT;
-			(void)zd_member_decode(m, &p, &sink, &err);
+			(void)zd_deb_member_decode(m, &p, &sink, &err);
 		}
 		zd_deb_close(&deb);
 	}

@@ -3,10 +3,14 @@
 # cat-data and dpkg-deb --fsys-tarfile on several threads write the same
 # bytes into every kind of output: a regular file (out of order, at the
 # pieces' offsets), one shared with other writers, one opened for
-# appending, a pipe, /dev/null.  A damaged frame checksum over correct
-# bytes: stock dpkg-deb refuses it, so does zdeb verify.
+# appending, a pipe, /dev/null.  Into a pipe, segments that waited go in
+# as pages given to it (vmsplice), never written again: a slow reader, one
+# that splices them on and reads them long after the pipe drained, and
+# one that stops early (the error and status of a write).  A damaged frame
+# checksum over correct bytes: stock dpkg-deb refuses it, so does zdeb
+# verify.
 . "$(dirname "$0")/lib.sh"
-need dpkg-deb ar grep dd tar
+need dpkg-deb ar grep dd tar head python3
 
 make_tree "$T/pkg"
 # a few MB of files, so that the data member has several segments
@@ -39,6 +43,56 @@ for t in 1 2 3; do
 		fail "dpkg-deb --fsys-tarfile, $t threads, into a shared file"
 done
 ok "the same bytes into a file, a shared one, an appended one, a pipe"
+
+# -T2 into a pipe: a reader that starts late and reads 4 KiB at a time
+"$ZDEB" cat-data -T2 "$T/p.deb" | { sleep 1; dd bs=4k status=none; } \
+	>"$T/slow" || fail "-T2 into a slow reader"
+cmp "$T/ref.tar" "$T/slow" || fail "-T2 into a slow reader: other bytes"
+# a reader that moves the pipe's pages into a pipe of its own (splice:
+# no copy) and reads them from there only once that is full, 1 MiB: pages
+# given and then written again would show here
+cat >"$T/splicer.py" <<'EOF2'
+import fcntl, os, select, sys, time
+r, w = os.pipe()
+fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, 1 << 20)
+os.set_blocking(w, False)	# a full pipe of ours: EAGAIN, then read it
+with open(sys.argv[1], "wb") as out:
+    held = 0
+    while True:
+        try:
+            n = os.splice(0, w, 1 << 16)
+        except BlockingIOError:
+            n = -1
+        if n == 0:
+            break
+        if n > 0:
+            held += n
+        elif held > 0:
+            time.sleep(0.05)
+            while held > 0:
+                b = os.read(r, held)
+                out.write(b)
+                held -= len(b)
+        else:
+            select.select([0], [], [])
+    while held > 0:
+        b = os.read(r, held)
+        out.write(b)
+        held -= len(b)
+EOF2
+"$ZDEB" cat-data -T2 "$T/p.deb" | python3 "$T/splicer.py" "$T/spliced" ||
+	fail "-T2 into a splicing reader"
+cmp "$T/ref.tar" "$T/spliced" || fail "-T2 into a splicing reader: other bytes"
+# a reader that stops early: the write's error, status 2, on any path
+for t in 1 2; do
+	{ st=0; "$ZDEB" cat-data -T$t "$T/p.deb" 2>"$T/err" || st=$?
+	  echo $st >"$T/st"; } | head -c 300000 >/dev/null
+	[ "$(cat "$T/st")" = 2 ] ||
+		fail "-T$t into a reader that stopped: status $(cat "$T/st")"
+	grep -q "write failed: Broken pipe" "$T/err" ||
+		fail "-T$t into a reader that stopped: $(cat "$T/err")"
+done
+ok "-T2 into a pipe: a slow reader, a splicing one, one that stops (EPIPE)"
 
 # the frame checksum: the 4 bytes before the index frame (magic 5b2a4d18)
 mkdir "$T/x"

@@ -14,7 +14,8 @@ dpkg-deb -b "$T/pkg" "$deb" >/dev/null
 
 ddcmp /dev/null
 ddcmp /dev/null -v
-# --version is 1.21.22's text, answered by zdeb itself (ZDEB_HANDOFF=never).
+# --version is the text of the dpkg-deb zdeb answers as
+# (ZD_DPKG_DEB_INTERFACE), answered by zdeb itself (ZDEB_HANDOFF=never).
 ddcmp /dev/null --version
 ddcmp /dev/null "$deb"
 ddcmp /dev/null "$deb" -I

@@ -22,8 +22,8 @@ FS=--fs=$fs
 
 make_tree "$T/tree" perf-test
 # A 64 KiB segment makes the tiny frames variant several frames long.
-expect_status 0 "$PERF" install --runs 1 --segment-size 64K "$FS" \
-	--variants zstd-indexed,zstd-pzstd,zstd-frames,none \
+expect_status 0 "$PERF" install --allow-loaded --runs 1 --segment-size 64K \
+	"$FS" --variants zstd-indexed,zstd-pzstd,zstd-frames,none \
 	--modes unsafe-io,eatmydata --json "$T/r.json" --csv "$T/r.csv" \
 	--details "$T/d.json" --workdir "$T/work" "$T/tree"
 grep -q '^variant ' "$T/stdout" || fail "no table header: $(cat "$T/stdout")"
@@ -32,17 +32,19 @@ ok "install runs and prints a table (--fs $fs)"
 python3 - "$T/r.json" "$T/r.csv" "$T/d.json" <<'PY' || fail "schema check failed"
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
-assert set(d) == {"machine", "runs", "control", "overhead"}, d.keys()
+assert set(d) == {"machine", "runs", "baseline", "aa", "comparisons",
+                  "rounds", "gate", "overhead"}, d.keys()
 m = d["machine"]
 for k in ("cores", "cpu_model", "kernel", "filesystem", "mount_options",
           "disk", "dpkg", "zdeb", "libzstd", "liblzma", "cache_modes",
           "backends", "fs", "load_avg_start", "load_avg_end", "loaded"):
     assert k in m, "machine lacks " + k
 assert isinstance(m["loaded"], bool)
-keys = ["input", "variant", "backend", "mode", "cache", "run", "status",
-        "error", "elapsed_s", "user_s", "sys_s", "cpu_pct", "max_rss_kb",
-        "minflt", "majflt", "inblock", "oublock", "load1", "drift_pct",
-        "drift_flag", "breakdown"]
+keys = ["input", "variant", "backend", "mode", "cache", "run", "role",
+        "status", "error", "elapsed_s", "user_s", "sys_s", "cpu_pct",
+        "max_rss_kb", "minflt", "majflt", "inblock", "oublock",
+        "load1_before", "load1_after", "steal_pct", "kthreads_pct",
+        "others_pct", "loaded", "discarded", "breakdown"]
 bkeys = ["decode_s", "tar_s", "md5_s", "cpu_s", "wait_s", "write_s",
          "fsync_s", "rename_s", "open_s", "dir_s", "meta_s", "dbwrite_s",
          "db_s", "exec_s", "other_s"]
@@ -53,12 +55,17 @@ for r in runs:
     assert list(r) == keys, list(r)
     assert r["backend"] in ("stock", "zdeb") and r["status"] in ("ok", "failed")
     assert isinstance(r["error"], str) and isinstance(r["run"], int)
-    assert isinstance(r["load1"], num) and isinstance(r["drift_flag"], bool)
+    assert r["role"] in ("run", "aa"), r["role"]
+    for k in ("load1_before", "load1_after", "steal_pct", "kthreads_pct",
+              "others_pct"):
+        assert isinstance(r[k], num) and r[k] >= 0, (k, r[k])
+    # --allow-loaded keeps every run
+    assert isinstance(r["loaded"], bool) and r["discarded"] is False, r
     if r["status"] == "failed":
         assert r["error"], r
         assert r["breakdown"] is None, "failed run has a breakdown"
         continue
-    for k in keys[8:17]:
+    for k in keys[9:18]:
         assert isinstance(r[k], num) and r[k] >= 0, (k, r[k])
     b = r["breakdown"]
     assert list(b) == bkeys, list(b)
@@ -89,8 +96,7 @@ assert list(rows[0]) == keys[:-1] + bkeys, list(rows[0])
 # The tracer saw each kind of call dpkg makes per file, and the writes
 # to its database, in every traced run.
 det = json.load(open(sys.argv[3]))["runs"]
-assert sum(1 for x in det if x["role"] == "run") == \
-    sum(1 for r in runs if r["status"] == "ok"), det
+assert len(det) == sum(1 for r in runs if r["status"] == "ok"), det
 for x in det:
     for c in ("write_reg", "rename", "open", "close", "mkdir", "rmdir",
               "stat", "chmod", "chown", "utime", "dbwrite"):
@@ -107,9 +113,9 @@ fi
 ok "nothing left mounted, no loop device left"
 
 if command -v gnuplot >/dev/null 2>&1; then
-	expect_status 0 "$PERF" install --runs 1 --variants none "$FS" \
-		--backends stock --modes unsafe-io --workdir "$T/work" \
-		--plot "$T/p.svg" "$T/tree"
+	expect_status 0 "$PERF" install --allow-loaded --runs 1 \
+		--variants none "$FS" --backends stock --modes unsafe-io \
+		--workdir "$T/work" --plot "$T/p.svg" "$T/tree"
 	[ -s "$T/p.svg" ] || fail "--plot wrote nothing"
 	ok "--plot writes an SVG"
 fi
@@ -127,20 +133,21 @@ expect_stderr "--plot wants a .svg or .png file name"
 [ ! -e "$T/p.txt" ] || fail "a plot was written to $T/p.txt"
 ok "a --plot name gnuplot cannot write is refused before any run"
 
-TMPDIR=$T/tmp expect_status 2 "$PERF" install --runs 1 --variants none \
-	--backends stock --modes unsafe-io --workdir "$T/work" "$FS" \
-	--json "$T/nonexistent/r.json" "$T/tree"
+TMPDIR=$T/tmp expect_status 2 "$PERF" install --allow-loaded --runs 1 \
+	--variants none --backends stock --modes unsafe-io --workdir "$T/work" \
+	"$FS" --json "$T/nonexistent/r.json" "$T/tree"
 expect_stderr "zdeb-perf: error: No such file or directory '$T/nonexistent/r.json'"
 ok "an output file that cannot be written is an error, not a traceback"
 
-expect_status 0 "$PERF" install --runs 1 --variants xz,none "$FS" \
-	--modes unsafe-io --pairs xz/stock,none/zdeb --workdir "$T/work" \
+expect_status 0 "$PERF" install --allow-loaded --runs 1 --variants xz,none \
+	"$FS" --modes unsafe-io --pairs xz/stock,none/zdeb --workdir "$T/work" \
 	--json "$T/pairs.json" "$T/tree"
 python3 - "$T/pairs.json" <<'PY' || fail "--pairs: $(cat "$T/stdout")"
 import json, sys
 runs = json.load(open(sys.argv[1]))["runs"]
-assert sorted((r["variant"], r["backend"]) for r in runs) == \
-    [("none", "zdeb"), ("xz", "stock")], runs
+assert sorted((r["variant"], r["backend"], r["role"]) for r in runs) == \
+    [("none", "zdeb", "run"), ("xz", "stock", "aa"),
+     ("xz", "stock", "run")], runs
 PY
 expect_status 2 "$PERF" install --variants none --pairs none/other "$FS" \
 	--workdir "$T/work" "$T/tree"

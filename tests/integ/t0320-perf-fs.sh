@@ -32,8 +32,8 @@ make_tree "$T/tree" perf-fs
 # one FS [ARGS]: a short run on file system FS, JSON in $T/FS.json.
 one() {
 	fs=$1; shift
-	TMPDIR=$T/tmp expect_status 0 "$PERF" install --runs 2 --fs "$fs" \
-		--variants none --backends stock --modes unsafe-io \
+	TMPDIR=$T/tmp expect_status 0 "$PERF" install --allow-loaded --runs 2 \
+		--fs "$fs" --variants none --backends stock --modes unsafe-io \
 		--json "$T/$(basename "$fs").json" "$@" "$T/tree"
 }
 
@@ -84,9 +84,9 @@ TMPDIR=$T/tmp expect_status 2 "$PERF" install --fs "$T/nonexistent" \
 expect_stderr "not a directory"
 nothing_left "--fs on a missing directory"
 # A failure after the runs: the JSON file cannot be written.
-TMPDIR=$T/tmp expect_status 2 "$PERF" install --runs 1 --variants none \
-	--backends stock --modes unsafe-io --json "$T/nonexistent/r.json" \
-	"$T/tree"
+TMPDIR=$T/tmp expect_status 2 "$PERF" install --allow-loaded --runs 1 \
+	--variants none --backends stock --modes unsafe-io \
+	--json "$T/nonexistent/r.json" "$T/tree"
 expect_stderr "zdeb-perf: error: No such file or directory '$T/nonexistent/r.json'"
 nothing_left "a failed run"
 ok "a failing run leaves nothing mounted, and says why"
@@ -96,7 +96,8 @@ ok "a failing run leaves nothing mounted, and says why"
 for sig in INT TERM; do
 	TMPDIR=$T/tmp python3 -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])' "$PERF" install --runs 200 \
+os.execv(sys.argv[1], sys.argv[1:])' "$PERF" install --allow-loaded \
+		--runs 200 \
 		--variants none --backends stock --modes unsafe-io "$T/tree" \
 		>"$T/sig.out" 2>"$T/sig.err" &
 	pid=$!
@@ -153,8 +154,8 @@ no_loop_left() {
 }
 
 # SIGKILL while a run is mounted.
-TMPDIR=$T/tmp "$PERF" install --runs 200 --variants none --backends stock \
-	--modes unsafe-io "$T/tree" >"$T/kill.out" 2>&1 &
+TMPDIR=$T/tmp "$PERF" install --allow-loaded --runs 200 --variants none \
+	--backends stock --modes unsafe-io "$T/tree" >"$T/kill.out" 2>&1 &
 pid=$!
 n=0
 until grep -qF " $T/tmp/" /proc/self/mountinfo; do
@@ -179,8 +180,9 @@ exec $realmount "\$@"
 SH
 chmod +x "$T/shim/mount"
 set +e
-PATH=$T/shim:$PATH TMPDIR=$T/tmp "$PERF" install --runs 1 --variants none \
-	--backends stock --modes unsafe-io "$T/tree" >"$T/kill.out" 2>&1
+PATH=$T/shim:$PATH TMPDIR=$T/tmp "$PERF" install --allow-loaded --runs 1 \
+	--variants none --backends stock --modes unsafe-io "$T/tree" \
+	>"$T/kill.out" 2>&1
 st=$?
 set -e
 [ $st -eq 137 ] ||

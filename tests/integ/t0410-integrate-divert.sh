@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # zdeb integrate install/status/remove --root on a scratch root holding a
 # copy of the system dpkg-deb: the diversion, the symlink, a byte-identical
-# restore, and the refusals (newer dpkg-deb, foreign diversion, a file that
-# is not ours).
+# restore, the refusals (newer dpkg-deb, foreign diversion, a file that
+# is not ours), and --package as the zdeb-dpkg package's scripts use it.
 . "$(dirname "$0")/lib.sh"
 need dpkg-divert dpkg-query
 [ -x /usr/bin/dpkg-deb ] || skip "no /usr/bin/dpkg-deb"
@@ -118,6 +118,37 @@ expect_stderr "not zdeb's symlink"
 expect_status 1 "$ZDEB" integrate status --root "$R4"
 grep -q "^state: inconsistent" "$T/stdout" || fail "status: $(cat "$T/stdout")"
 ok "remove refuses a dpkg-deb that is not zdeb's; status says inconsistent"
+
+# --package (the zdeb-dpkg package's maintainer scripts): a local
+# integration is taken over, plain install and remove then defer to the
+# package, status counts it active, and remove --package restores dpkg-deb.
+R5=$T/package
+init_dpkg_root "$R5"
+mkdir -p "$R5/usr/bin"
+cp -p /usr/bin/dpkg-deb "$R5/usr/bin/dpkg-deb"
+pline="diversion of /usr/bin/dpkg-deb to /usr/bin/dpkg-deb.distrib by zdeb-dpkg"
+expect_status 0 "$ZDEB" integrate install --root "$R5"
+expect_status 0 "$ZDEB" integrate install --package=zdeb-dpkg --root "$R5"
+expect_stderr "moving the diversion to 'zdeb-dpkg'"
+[ "$(dpkg-divert --root "$R5" --list)" = "$pline" ] ||
+	fail "diversions: $(dpkg-divert --root "$R5" --list)"
+[ "$(readlink "$R5/usr/bin/dpkg-deb")" = "$self" ] ||
+	fail "symlink: $(ls -l "$R5/usr/bin")"
+cmp /usr/bin/dpkg-deb "$R5/usr/bin/dpkg-deb.distrib" ||
+	fail "dpkg-deb.distrib is not the original"
+expect_status 0 "$ZDEB" integrate install --root "$R5"
+expect_stderr "already integrated by the zdeb-dpkg package"
+expect_status 2 "$ZDEB" integrate remove --root "$R5"
+expect_stderr "apt-get remove zdeb-dpkg"
+expect_status 0 "$ZDEB" integrate status --root "$R5"
+grep -q "^state: active" "$T/stdout" || fail "status: $(cat "$T/stdout")"
+expect_status 0 "$ZDEB" integrate remove --package zdeb-dpkg --root "$R5"
+[ -z "$(dpkg-divert --root "$R5" --list)" ] ||
+	fail "diversion left: $(dpkg-divert --root "$R5" --list)"
+cmp /usr/bin/dpkg-deb "$R5/usr/bin/dpkg-deb" || fail "not restored"
+expect_status 2 "$ZDEB" integrate install --package= --root "$R5"
+expect_stderr "needs a package name"
+ok "--package=zdeb-dpkg takes over a local integration; plain install and remove defer to it"
 
 expect_status 2 "$ZDEB" integrate frobnicate
 expect_stderr "unknown action 'frobnicate'"

@@ -2,7 +2,13 @@
 # tests/slow/lib.sh - sourced by the slow tests after tests/integ/lib.sh.
 # Provides: slow_mirror (the Debian mirror of this host's apt sources),
 # slow_probe URL (skip unless reachable), slow_minbase SUITE MIRROR DIR
-# (a debootstrap --variant=minbase chroot, from a cache when there is one).
+# (a debootstrap --variant=minbase chroot, from a cache when there is one),
+# slow_dpkg_source (Debian 12's dpkg source, cached), slow_dpkg_at_dir
+# (a directory to run dpkg's autotest suite on a given dpkg-deb), and for
+# the repo tests slow_repo_debs (t9030's packages), slow_repo_subset,
+# slow_slurm_start and slow_nginx_start (daemons on 127.0.0.1, stopped by
+# slow_stop_daemons), slow_index_ok/slow_check_index (Packages stanzas
+# against their files), slow_pool_sums and slow_results_count.
 
 # slow_mirror: "URI SUITE" of the first apt source of this host whose
 # suite is its release (not -updates or -security), from
@@ -345,4 +351,137 @@ slow_pool_sums() {
 # slow_results_count DST: how many job results DST holds.
 slow_results_count() {
 	ls "$1/.zdeb-repo/results" 2>/dev/null | grep -c '\.json$' || true
+}
+
+# slow_dpkg_source: sets dpkg_tarball to Debian 12's dpkg source tarball
+# and cache to its directory, ZDEB_SLOW_CACHE/dpkg-source-bookworm, first
+# downloading the source package (about 5 MB) there when it is missing:
+# apt-get in a private configuration asking the host's mirror (slow_mirror)
+# for bookworm's sources, checked with the Debian archive keyring.  Skips
+# without the mirror or the keyring.
+slow_dpkg_source() {
+	cache=${ZDEB_SLOW_CACHE:-/var/cache/zdeb-tests}/dpkg-source-bookworm
+	if ! ls "$cache"/dpkg_*.tar.* >/dev/null 2>&1; then
+		m=$(slow_mirror) || exit 77
+		uri=${m%% *}
+		keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+		[ -f "$keyring" ] ||
+			skip "no $keyring to check the mirror's signature"
+		apt=$T/apt
+		mkdir -p "$apt/parts" "$apt/lists/partial" \
+		         "$apt/cache/archives/partial" "$T/dl"
+		cat >"$apt/parts/dpkg-src.sources" <<EOS
+Types: deb-src
+URIs: $uri
+Suites: bookworm
+Components: main
+Signed-By: $keyring
+EOS
+		set -- -o Dir::Etc::SourceList=/dev/null \
+		       -o Dir::Etc::SourceParts="$apt/parts" \
+		       -o Dir::State::Lists="$apt/lists" \
+		       -o Dir::Cache="$apt/cache" \
+		       -o APT::Sandbox::User=root -q
+		apt-get "$@" update >"$T/apt.log" 2>&1 ||
+			skip "cannot read the Debian mirror's source index ($uri): $(tail -n 1 "$T/apt.log")"
+		(cd "$T/dl" && apt-get "$@" source --download-only dpkg) \
+			>>"$T/apt.log" 2>&1 ||
+			skip "cannot download dpkg's source package from $uri: $(tail -n 1 "$T/apt.log")"
+		ls "$T/dl"/dpkg_*.dsc >/dev/null 2>&1 ||
+			fail "apt-get source left no .dsc: $(ls "$T/dl")"
+		mkdir -p "$(dirname "$cache")"
+		rm -rf "$cache.$$.new"
+		mv "$T/dl" "$cache.$$.new"
+		# Slow tests run two at once: when both fetched, the first
+		# rename wins (a rename onto a full directory fails).
+		[ -d "$cache" ] && ! ls "$cache"/dpkg_*.tar.* >/dev/null 2>&1 &&
+			rm -rf "$cache"
+		mv -T "$cache.$$.new" "$cache" 2>/dev/null ||
+			rm -rf "$cache.$$.new"
+	fi
+	dpkg_tarball=$(ls "$cache"/dpkg_*.tar.* 2>/dev/null |
+	               grep -v '\.asc$' | head -n 1)
+	[ -n "$dpkg_tarball" ] || fail "no dpkg source tarball in $cache"
+}
+
+# slow_dpkg_at_dir DIR PROG SRC SUITE: a directory DIR to run SUITE, the
+# autotest suite built from the dpkg source tree SRC (src/at), on the
+# dpkg-deb PROG: atconfig and atlocal as AC_CONFIG_TESTDIR and configure
+# would write them, and DIR/bin/dpkg-deb a symlink to PROG (so that zdeb
+# sees argv[0] = dpkg-deb) first in PATH.
+slow_dpkg_at_dir() {
+	d=$1
+	mkdir -p "$d/bin"
+	ln -s "$2" "$d/bin/dpkg-deb"
+	cp "$4" "$d/testsuite"
+	cat >"$d/atconfig" <<EOS
+at_testdir='src/at'
+abs_builddir='$d'
+at_srcdir='$3/src/at'
+abs_srcdir='$3/src/at'
+at_top_srcdir='$3'
+abs_top_srcdir='$3'
+at_top_build_prefix='$3/'
+abs_top_builddir='$3'
+AUTOTEST_PATH='$d/bin'
+SHELL=\${CONFIG_SHELL-'/bin/sh'}
+EOS
+	sed -e "s|@SED@|sed|g; s|@PERL@|perl|g; s|@GREP@|grep|g" \
+	    -e "s|@EGREP@|grep -E|g; s|@TAR@|tar|g; s|@prefix@|/usr|g" \
+	    -e "s|@admindir@|/var/lib/dpkg|g" \
+	    -e "s|@abs_top_builddir@/src|$d/bin|g" \
+	    -e "s|@abs_top_srcdir@|$3|g; s|@abs_top_builddir@|$3|g" \
+	    "$3/src/at/atlocal.in" >"$d/atlocal"
+	grep -q "^PATH=\"$d/bin:" "$d/atlocal" ||
+		fail "atlocal.in's PATH line changed: $(grep '^PATH' "$d/atlocal")"
+}
+
+# slow_zdeb_debs DIR: zdeb's own binary packages (zdeb, zdeb-perf, dh-zdeb,
+# zdeb-dpkg), built by "dpkg-buildpackage -b" from a copy of ZDEB_SRCDIR
+# in DIR/src, so into DIR; the package's own test run is left out
+# (DEB_BUILD_OPTIONS=nocheck: make check has run).  The log is
+# $T/build.log.  Skips without debhelper 13, fails when the build fails.
+slow_zdeb_debs() {
+	: "${ZDEB_SRCDIR:?ZDEB_SRCDIR must point to the source tree}"
+	need dpkg-buildpackage dh tar
+	dpkg-checkbuilddeps -d 'debhelper-compat (= 13)' /dev/null \
+		2>/dev/null || skip "debhelper 13 not installed"
+	mkdir -p "$1/src"
+	(cd "$ZDEB_SRCDIR" && tar -cf - --exclude=./_build --exclude=./.git \
+		--exclude='./debian/build' --exclude='./autom4te.cache' .) |
+		tar -xf - -C "$1/src"
+	(cd "$1/src" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b) \
+		>"$T/build.log" 2>&1 ||
+		fail "dpkg-buildpackage: $(tail -20 "$T/build.log")"
+}
+
+# slow_installed_ok TREE ROOT: every entry of the package tree TREE is in
+# ROOT, with the same type, mode, size, content and link target; the
+# difference is in $T/bad otherwise (status 1).
+slow_installed_ok() {
+	manifest "$1" >"$T/want"
+	cut -d' ' -f1 "$T/want" | manifest_paths "$2" >"$T/got"
+	diff "$T/want" "$T/got" >"$T/bad"
+}
+
+# slow_dpkg_download DIR: this host's dpkg .deb (apt-get download, the
+# host's suite, which is the chroots'), printed as a path; status 1 when
+# apt cannot get it.
+slow_dpkg_download() {
+	(cd "$1" && apt-get download dpkg >/dev/null 2>&1) || return 1
+	set -- "$1"/dpkg_*.deb
+	[ -f "$1" ] || return 1
+	echo "$1"
+}
+
+# slow_dpkg_clean ROOT: "dpkg --verify dpkg" in the chroot ROOT says
+# nothing and /usr/bin/dpkg-deb is a regular file that runs; fails the test
+# otherwise.
+slow_dpkg_clean() {
+	[ -f "$1/usr/bin/dpkg-deb" ] && [ ! -L "$1/usr/bin/dpkg-deb" ] ||
+		fail "no regular dpkg-deb: $(ls -l "$1/usr/bin/dpkg-deb"*)"
+	chroot "$1" dpkg --verify dpkg >"$T/verify" 2>&1 ||
+		fail "dpkg --verify dpkg: $(cat "$T/verify")"
+	[ ! -s "$T/verify" ] || fail "dpkg --verify dpkg: $(cat "$T/verify")"
+	chroot "$1" dpkg-deb --version >/dev/null || fail "dpkg-deb broken"
 }

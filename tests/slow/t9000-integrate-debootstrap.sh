@@ -39,13 +39,6 @@ ok "minbase $SUITE chroot with zdeb in /usr/local/bin"
 make_tree "$T/pkg"
 "$ZDEB" build --layout=pzstd --segment-size=64K "$T/pkg" \
 	"$R/tmp/zdeb-test.deb" 2>/dev/null
-# installed_ok: every entry of the package tree is in the chroot, with the
-# same type, mode, size, content and link target.
-manifest "$T/pkg" >"$T/want"
-installed_ok() {
-	cut -d' ' -f1 "$T/want" | manifest_paths "$R" >"$T/got"
-	diff "$T/want" "$T/got" >"$T/bad"
-}
 
 # Stock: apt (through dpkg, through dpkg-deb) cannot install it.
 set +e
@@ -110,12 +103,12 @@ chroot "$R" apt-get install -y -q /tmp/zdeb-test.deb >"$T/apt.log" 2>&1 ||
 	fail "apt install with zdeb integrated: $(tail -5 "$T/apt.log")"
 chroot "$R" dpkg-query -W -f='${Status}\n' zdeb-test |
 	grep -q 'install ok installed' || fail "not installed"
-installed_ok || fail "installed files differ: $(cat "$T/bad")"
+slow_installed_ok "$T/pkg" "$R" || fail "installed files differ: $(cat "$T/bad")"
 ok "apt install of the pzstd .deb with zdeb as dpkg-deb: every file, same hashes"
 
 # A reinstall of dpkg: the new dpkg-deb lands on the diverted name.
-if (cd "$T" && apt-get download dpkg >/dev/null 2>&1); then
-	cp "$T"/dpkg_*.deb "$R/tmp/dpkg.deb"
+if dpkgdeb=$(slow_dpkg_download "$T"); then
+	cp "$dpkgdeb" "$R/tmp/dpkg.deb"
 	chroot "$R" dpkg -i /tmp/dpkg.deb >"$T/dpkg.log" 2>&1 ||
 		fail "dpkg -i dpkg.deb: $(tail -5 "$T/dpkg.log")"
 	[ "$(readlink "$R/usr/bin/dpkg-deb")" = /usr/local/bin/zdeb ] ||
@@ -130,14 +123,9 @@ fi
 expect_status 0 "$ZDEB" integrate remove --root "$R"
 [ -z "$(dpkg-divert --root "$R" --list '*dpkg-deb*')" ] ||
 	fail "diversion left"
-[ -f "$R/usr/bin/dpkg-deb" ] && [ ! -L "$R/usr/bin/dpkg-deb" ] ||
-	fail "no regular dpkg-deb after remove"
-chroot "$R" dpkg --verify dpkg >"$T/verify" 2>&1 ||
-	fail "dpkg --verify dpkg: $(cat "$T/verify")"
-[ ! -s "$T/verify" ] || fail "dpkg --verify dpkg: $(cat "$T/verify")"
+slow_dpkg_clean "$R"
 if [ ! -e "$T/dpkg.log" ]; then
 	[ "$(sha256sum <"$R/usr/bin/dpkg-deb")" = "$orig" ] ||
 		fail "dpkg-deb not restored byte-identical"
 fi
-chroot "$R" dpkg-deb --version >/dev/null || fail "dpkg-deb broken"
 ok "zdeb integrate remove: no diversion, dpkg --verify dpkg clean"

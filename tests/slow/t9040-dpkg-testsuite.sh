@@ -21,47 +21,9 @@
 . "$(dirname "$0")/lib.sh"
 
 need apt-get autom4te tar xz gzip zstd bzip2 lzma perl
-cache=${ZDEB_SLOW_CACHE:-/var/cache/zdeb-tests}/dpkg-source-bookworm
 
-# fetch_source: Debian 12's dpkg source package into $cache.
-fetch_source() {
-	# The host's mirror, asked for bookworm's sources.
-	m=$(slow_mirror) || exit 77
-	uri=${m%% *}
-	keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-	[ -f "$keyring" ] || skip "no $keyring to check the mirror's signature"
-	apt=$T/apt
-	mkdir -p "$apt/parts" "$apt/lists/partial" "$apt/cache/archives/partial" \
-	         "$T/dl"
-	cat >"$apt/parts/dpkg-src.sources" <<EOF
-Types: deb-src
-URIs: $uri
-Suites: bookworm
-Components: main
-Signed-By: $keyring
-EOF
-	set -- -o Dir::Etc::SourceList=/dev/null \
-	       -o Dir::Etc::SourceParts="$apt/parts" \
-	       -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
-	       -o APT::Sandbox::User=root -q
-	apt-get "$@" update >"$T/apt.log" 2>&1 ||
-		skip "cannot read the Debian mirror's source index ($uri): $(tail -n 1 "$T/apt.log")"
-	(cd "$T/dl" && apt-get "$@" source --download-only dpkg) \
-		>>"$T/apt.log" 2>&1 ||
-		skip "cannot download dpkg's source package from $uri: $(tail -n 1 "$T/apt.log")"
-	ls "$T/dl"/dpkg_*.dsc >/dev/null 2>&1 ||
-		fail "apt-get source left no .dsc: $(ls "$T/dl")"
-	mkdir -p "$(dirname "$cache")"
-	rm -rf "$cache.new"
-	mv "$T/dl" "$cache.new"
-	rm -rf "$cache"
-	mv "$cache.new" "$cache"
-}
-
-if ! ls "$cache"/dpkg_*.tar.* >/dev/null 2>&1; then
-	fetch_source
-fi
-tarball=$(ls "$cache"/dpkg_*.tar.* | grep -v '\.asc$' | head -n 1)
+slow_dpkg_source
+tarball=$dpkg_tarball
 mkdir "$T/src"
 tar -xf "$tarball" -C "$T/src"
 src=$(ls -d "$T/src"/dpkg-*)
@@ -72,35 +34,6 @@ ok "dpkg's source: $(basename "$tarball") (cached in $cache)"
 	testsuite.at) || fail "autom4te could not build dpkg's test suite"
 : >"$src/config.log"
 ok "dpkg's autotest suite built"
-
-# setup DIR PROG: a run directory whose PATH starts with a dpkg-deb that is
-# PROG (a symlink, so that zdeb sees argv[0] = dpkg-deb).
-setup() {
-	d=$1
-	mkdir -p "$d/bin"
-	ln -s "$2" "$d/bin/dpkg-deb"
-	cp "$T/testsuite" "$d/testsuite"
-	cat >"$d/atconfig" <<EOF
-at_testdir='src/at'
-abs_builddir='$d'
-at_srcdir='$src/src/at'
-abs_srcdir='$src/src/at'
-at_top_srcdir='$src'
-abs_top_srcdir='$src'
-at_top_build_prefix='$src/'
-abs_top_builddir='$src'
-AUTOTEST_PATH='$d/bin'
-SHELL=\${CONFIG_SHELL-'/bin/sh'}
-EOF
-	sed -e "s|@SED@|sed|g; s|@PERL@|perl|g; s|@GREP@|grep|g" \
-	    -e "s|@EGREP@|grep -E|g; s|@TAR@|tar|g; s|@prefix@|/usr|g" \
-	    -e "s|@admindir@|/var/lib/dpkg|g" \
-	    -e "s|@abs_top_builddir@/src|$d/bin|g" \
-	    -e "s|@abs_top_srcdir@|$src|g; s|@abs_top_builddir@|$src|g" \
-	    "$src/src/at/atlocal.in" >"$d/atlocal"
-	grep -q "^PATH=\"$d/bin:" "$d/atlocal" ||
-		fail "atlocal.in's PATH line changed: $(grep '^PATH' "$d/atlocal")"
-}
 
 # run NAME: runs the groups in $T/NAME; "N NAME" lines of the groups that
 # passed go to $T/NAME.ok, of those that failed to $T/NAME.failed.
@@ -139,7 +72,7 @@ group_log() {
 	done
 }
 
-setup "$T/stock" "$stockbin"
+slow_dpkg_at_dir "$T/stock" "$stockbin" "$src" "$T/testsuite"
 run stock
 nstock=$(wc -l <"$T/stock.ok")
 ngroups=$((nstock + $(wc -l <"$T/stock.failed") + $(wc -l <"$T/stock.skipped")))
@@ -147,7 +80,7 @@ ngroups=$((nstock + $(wc -l <"$T/stock.failed") + $(wc -l <"$T/stock.skipped")))
 echo "# stock dpkg-deb ($("$stockbin" --version | head -n 1)): $ngroups groups: $(counts stock)"
 [ -s "$T/stock.failed" ] && echo "# stock fails: $(cut -d' ' -f2- "$T/stock.failed" | tr '\n' ';')"
 
-setup "$T/zdeb" "$ZDEB"
+slow_dpkg_at_dir "$T/zdeb" "$ZDEB" "$src" "$T/testsuite"
 : >"$T/handoff.log"
 ZDEB_HANDOFF=count ZDEB_HANDOFF_LOG=$T/handoff.log run zdeb
 nzdeb=$(wc -l <"$T/zdeb.ok")
@@ -164,7 +97,7 @@ grep -v "(old-format (0\.93[0-9]*) package)\|(--deb-format=0\.939000)" \
 	fail "hand-offs of more than the 0.93x format: $(cat "$T/other")"
 ok "zdeb passes every group stock passes ($nzdeb of $ngroups); $nhand hand-offs, all of the 0.93x format"
 
-setup "$T/never" "$ZDEB"
+slow_dpkg_at_dir "$T/never" "$ZDEB" "$src" "$T/testsuite"
 ZDEB_HANDOFF=never run never
 nnever=$(wc -l <"$T/never.ok")
 echo "# zdeb as dpkg-deb, ZDEB_HANDOFF=never: $ngroups groups: $(counts never)"

@@ -370,12 +370,12 @@ check_stream_bytes(const struct zd_comp_params *p, int in_fd,
 
 	ck_assert_int_ge(out, 0);
 	tar = fd_slurp(in_fd, &tar_len);
-	s = zd_cstream_new(p, out, &err);
+	s = zd_codec_stream_new(p, out, &err);
 	ck_assert_msg(s != NULL, "%s", err.msg);
-	zd_test_write_uneven(zd_cstream_write, s, tar, tar_len, 300000,
+	zd_test_write_uneven(zd_codec_stream_write, s, tar, tar_len, 300000,
 	                     (uint64_t)p->level + 7);
-	ck_assert_zd_ok(zd_cstream_finish(s, &err), &err);
-	zd_cstream_free(s);
+	ck_assert_zd_ok(zd_codec_stream_finish(s, &err), &err);
+	zd_codec_stream_free(s);
 	got = fd_slurp(out, &got_len);
 	ck_assert_msg(got_len == want_len && memcmp(got, want, got_len) == 0,
 	              "streamed: %zu bytes, dpkg-deb wrote %zu", got_len,
@@ -433,7 +433,7 @@ START_TEST(test_codec_dpkg_bytes)
 	              "wrote %zu", dc->z, dc->level,
 	              dc->strategy ? dc->strategy : "", dc->threads, got_len,
 	              want_len);
-	if (zd_cstream_supported(&p))
+	if (zd_codec_stream_supported(&p))
 		check_stream_bytes(&p, in, want, want_len);
 	close(in);
 	close(out);
@@ -461,16 +461,16 @@ START_TEST(test_codec_stream_write_error)
 		int rc;
 
 		ck_assert_int_ge(full, 0);
-		s = zd_cstream_new(&p, full, &err);
+		s = zd_codec_stream_new(&p, full, &err);
 		ck_assert_msg(s != NULL, "%s", err.msg);
-		rc = zd_cstream_write(s, data, len, &err);
+		rc = zd_codec_stream_write(s, data, len, &err);
 		if (rc == 0)
-			rc = zd_cstream_finish(s, &err);
+			rc = zd_codec_stream_finish(s, &err);
 		ck_assert_int_eq(rc, -1);
 		ck_assert_int_eq(err.code, ZD_E_IO);
 		ck_assert_msg(strstr(err.msg, "No space left") != NULL, "%s",
 		              err.msg);
-		zd_cstream_free(s);
+		zd_codec_stream_free(s);
 		close(full);
 	}
 	/* zstd's single layout needs its input size: no stream */
@@ -481,8 +481,8 @@ START_TEST(test_codec_stream_write_error)
 		};
 		struct zd_error err = ZD_ERROR_INIT;
 
-		ck_assert(!zd_cstream_supported(&p));
-		ck_assert_ptr_null(zd_cstream_new(&p, 1, &err));
+		ck_assert(!zd_codec_stream_supported(&p));
+		ck_assert_ptr_null(zd_codec_stream_new(&p, 1, &err));
 		ck_assert_int_eq(err.code, ZD_E_INTERNAL);
 	}
 	free(data);

@@ -25,18 +25,18 @@ START_TEST(test_build_dest_default)
 	struct zd_error err = ZD_ERROR_INIT;
 	char *p;
 
-	p = zd_build_dest_path("pkg///", NULL, NULL, &err);
+	p = zd_deb_build_dest_path("pkg///", NULL, NULL, &err);
 	ck_assert_ptr_nonnull(p);
 	ck_assert_str_eq(p, "pkg.deb");
 	free(p);
 	/* dpkg's path_trim_slash_slashdot(). */
-	p = zd_build_dest_path("pkg/./.", NULL, NULL, &err);
+	p = zd_deb_build_dest_path("pkg/./.", NULL, NULL, &err);
 	ck_assert_str_eq(p, "pkg.deb");
 	free(p);
-	p = zd_build_dest_path("/", NULL, NULL, &err);
+	p = zd_deb_build_dest_path("/", NULL, NULL, &err);
 	ck_assert_str_eq(p, "/.deb");
 	free(p);
-	p = zd_build_dest_path("pkg", "out.deb", NULL, &err);
+	p = zd_deb_build_dest_path("pkg", "out.deb", NULL, &err);
 	ck_assert_str_eq(p, "out.deb");
 	free(p);
 }
@@ -50,18 +50,18 @@ START_TEST(test_build_dest_directory)
 	struct zd_pkginfo pi;
 	char *p, want[4200];
 
-	ck_assert_zd_ok(zd_pkginfo_parse(ctl_text, strlen(ctl_text), &o, &ctl,
-	                                 &pi, &err), &err);
-	p = zd_build_dest_path("pkg", zd_test_tmpdir, &pi, &err);
+	ck_assert_zd_ok(zd_dpkg_pkginfo_parse(ctl_text, strlen(ctl_text), &o,
+	                                      &ctl, &pi, &err), &err);
+	p = zd_deb_build_dest_path("pkg", zd_test_tmpdir, &pi, &err);
 	ck_assert_ptr_nonnull(p);
 	snprintf(want, sizeof(want), "%s/foo_1.0-1_amd64.deb", zd_test_tmpdir);
 	ck_assert_str_eq(p, want);
 	free(p);
-	ck_assert_ptr_null(zd_build_dest_path("pkg", zd_test_tmpdir, NULL,
+	ck_assert_ptr_null(zd_deb_build_dest_path("pkg", zd_test_tmpdir, NULL,
 	                                      &err));
 	ck_assert_ptr_nonnull(strstr(err.msg, "target is directory"));
-	zd_pkginfo_free(&pi);
-	zd_control_free(&ctl);
+	zd_dpkg_pkginfo_free(&pi);
+	zd_dpkg_control_free(&ctl);
 }
 END_TEST
 

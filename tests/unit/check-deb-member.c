@@ -41,7 +41,7 @@ start_stream(struct zd_deb *deb, struct zd_member_stream *s, unsigned threads)
 	ck_assert_zd_ok(zd_deb_open(path, deb, &err), &err);
 	memset(&p, 0, sizeof(p));
 	p.threads = threads;
-	ck_assert_zd_ok(zd_member_stream_start(s, &deb->data, &p, &err),
+	ck_assert_zd_ok(zd_deb_member_stream_start(s, &deb->data, &p, &err),
 	                &err);
 }
 
@@ -76,7 +76,7 @@ START_TEST(test_stream_through_large_pipe)
 	start_stream(&deb, &s, 2);
 	ck_assert_int_eq(fcntl(s.read_fd, F_GETPIPE_SZ), 1 << 20);
 	read_to_file(s.read_fd);
-	ck_assert_zd_ok(zd_member_stream_finish(&s, false, &err), &err);
+	ck_assert_zd_ok(zd_deb_member_stream_finish(&s, false, &err), &err);
 	ck_assert_int_eq(zd_test_sh("cmp '%s/want.tar' '%s/got.tar'",
 	                            zd_test_tmpdir, zd_test_tmpdir), 0);
 	zd_deb_close(&deb);
@@ -97,7 +97,7 @@ START_TEST(test_stream_consumer_failed)
 	start_stream(&deb, &s, 1);
 	ck_assert_int_eq(read(s.read_fd, buf, sizeof(buf)),
 	                 (ssize_t)sizeof(buf));
-	ck_assert_int_eq(zd_member_stream_finish(&s, true, &err), -1);
+	ck_assert_int_eq(zd_deb_member_stream_finish(&s, true, &err), -1);
 	ck_assert_int_eq(err.code, ZD_OK);
 	zd_deb_close(&deb);
 }
@@ -121,17 +121,17 @@ START_TEST(test_member_read_file)
 		"dpkg-deb --root-owner-group -Zxz -b p p.deb >/dev/null",
 		zd_test_tmpdir), 0);
 	ck_assert_zd_ok(zd_deb_open(zd_test_path("p.deb"), &deb, &err), &err);
-	ck_assert_int_eq(zd_member_read_file(&deb.control, &p, "control",
+	ck_assert_int_eq(zd_deb_member_read_file(&deb.control, &p, "control",
 	                                     &text, &len, &err), 1);
 	ck_assert_uint_eq(len, strlen(text));
 	ck_assert_ptr_nonnull(strstr(text, "Package: t\nVersion: 1\n"));
 	free(text);
-	ck_assert_int_eq(zd_member_read_file(&deb.control, &p, "postinst",
+	ck_assert_int_eq(zd_deb_member_read_file(&deb.control, &p, "postinst",
 	                                     &text, &len, &err), 0);
 	ck_assert_ptr_null(text);
 	/* any member is a tar: the data member has no ./control */
-	ck_assert_int_eq(zd_member_read_file(&deb.data, &p, "control", &text,
-	                                     &len, &err), 0);
+	ck_assert_int_eq(zd_deb_member_read_file(&deb.data, &p, "control",
+	                                         &text, &len, &err), 0);
 	zd_deb_close(&deb);
 }
 END_TEST

@@ -47,7 +47,7 @@ START_TEST(test_repo_output_names)
 	char *first;
 
 	job_init(&a, "pool/main/h/hello/hello_2.10-3_amd64.deb");
-	ck_assert_zd_ok(zd_repo_set_output(&a, "/dst",
+	ck_assert_zd_ok(zd_deb_repo_set_output(&a, "/dst",
 	                "pool/main/h/hello/hello_2.10-3_amd64.deb", &err),
 	                &err);
 	ck_assert_str_eq(a.dst, "/dst");
@@ -57,27 +57,30 @@ START_TEST(test_repo_output_names)
 	first = strdup(a.output);
 	/* the same content and conversion: the same name */
 	job_init(&b, "x.deb");
-	ck_assert_zd_ok(zd_repo_set_output(&b, "/dst",
+	ck_assert_zd_ok(zd_deb_repo_set_output(&b, "/dst",
 	                "pool/main/h/hello/hello_2.10-3_amd64.deb", &err),
 	                &err);
 	ck_assert_str_eq(b.output, first);
 	/* another level: another key */
 	b.comp.level = 3;
-	ck_assert_zd_ok(zd_repo_set_output(&b, "/dst",
+	ck_assert_zd_ok(zd_deb_repo_set_output(&b, "/dst",
 	                "pool/main/h/hello/hello_2.10-3_amd64.deb", &err),
 	                &err);
 	ck_assert_str_ne(b.output, first);
 	/* a bare directory: under pool/ */
-	ck_assert_zd_ok(zd_repo_set_output(&b, "/dst", "hello.deb", &err),
+	ck_assert_zd_ok(zd_deb_repo_set_output(&b, "/dst", "hello.deb", &err),
 	                &err);
 	ck_assert_int_eq(strncmp(b.output, "pool/", 5), 0);
 	ck_assert_str_eq(b.output + 21, "/hello.deb");
-	ck_assert_int_eq(zd_repo_set_output(&b, "/dst", "../x.deb", &err), -1);
-	ck_assert_int_eq(zd_repo_set_output(&b, "/dst", "/x.deb", &err), -1);
-	ck_assert_int_eq(zd_repo_set_output(&b, "/dst", "a//x.deb", &err), -1);
+	ck_assert_int_eq(zd_deb_repo_set_output(&b, "/dst", "../x.deb", &err),
+	                 -1);
+	ck_assert_int_eq(zd_deb_repo_set_output(&b, "/dst", "/x.deb", &err),
+	                 -1);
+	ck_assert_int_eq(zd_deb_repo_set_output(&b, "/dst", "a//x.deb", &err),
+	                 -1);
 	free(first);
-	zd_repo_job_free(&a);
-	zd_repo_job_free(&b);
+	zd_deb_repo_job_free(&a);
+	zd_deb_repo_job_free(&b);
 }
 END_TEST
 
@@ -91,11 +94,11 @@ roundtrip(struct zd_repo_job *j)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	ck_assert_zd_ok(zd_repo_job_write(j, f, &err), &err);
+	ck_assert_zd_ok(zd_deb_repo_job_write(j, f, &err), &err);
 	ck_assert_int_eq(fclose(f), 0);
 	ck_assert_int_eq(buf[len - 1], '\n');
 	ck_assert_ptr_null(memchr(buf, '\n', len - 1));
-	ck_assert_zd_ok(zd_repo_job_parse(buf, len, &k, &err), &err);
+	ck_assert_zd_ok(zd_deb_repo_job_parse(buf, len, &k, &err), &err);
 	ck_assert_uint_eq(k.index, j->index);
 	ck_assert_str_eq(k.input, j->input);
 	ck_assert_str_eq(k.sha256, j->sha256);
@@ -114,7 +117,7 @@ roundtrip(struct zd_repo_job *j)
 		ck_assert_uint_eq(k.comp.segment_size, j->comp.segment_size);
 		ck_assert_int_eq(k.comp.zstd_long, j->comp.zstd_long);
 	}
-	zd_repo_job_free(&k);
+	zd_deb_repo_job_free(&k);
 	free(buf);
 }
 
@@ -125,32 +128,33 @@ START_TEST(test_repo_job_roundtrip)
 	char conv[128];
 
 	job_init(&j, "a \"quoted\"\\name\tx.deb");
-	ck_assert_zd_ok(zd_repo_set_output(&j, "/dst", "a.deb", &err), &err);
+	ck_assert_zd_ok(zd_deb_repo_set_output(&j, "/dst", "a.deb", &err),
+	                &err);
 	roundtrip(&j);
-	zd_repo_conversion(&j, conv, sizeof(conv));
+	zd_deb_repo_conversion(&j, conv, sizeof(conv));
 	ck_assert_str_eq(conv, "zstd -19 indexed");
 	j.comp.segment_size = 1 << 20;
 	j.comp.zstd_long = true;
 	j.comp.layout = ZD_LAYOUT_PZSTD;
-	zd_repo_conversion(&j, conv, sizeof(conv));
+	zd_deb_repo_conversion(&j, conv, sizeof(conv));
 	ck_assert_str_eq(conv, "zstd -19 pzstd segment-size=1048576 long");
 	roundtrip(&j);
 	j.comp.type = ZD_COMP_XZ;
 	j.comp.level = 6;
 	j.comp.segment_size = 0;
 	j.comp.zstd_long = false;
-	zd_repo_conversion(&j, conv, sizeof(conv));
+	zd_deb_repo_conversion(&j, conv, sizeof(conv));
 	ck_assert_str_eq(conv, "xz -6");
 	roundtrip(&j);
 	j.comp.strategy = ZD_STRATEGY_EXTREME;
-	zd_repo_conversion(&j, conv, sizeof(conv));
+	zd_deb_repo_conversion(&j, conv, sizeof(conv));
 	ck_assert_str_eq(conv, "xz -6 strategy=extreme");
 	roundtrip(&j);
 	j.action = ZD_REPO_KEEP;
-	zd_repo_conversion(&j, conv, sizeof(conv));
+	zd_deb_repo_conversion(&j, conv, sizeof(conv));
 	ck_assert_str_eq(conv, "keep");
 	roundtrip(&j);
-	zd_repo_job_free(&j);
+	zd_deb_repo_job_free(&j);
 }
 END_TEST
 
@@ -199,7 +203,8 @@ START_TEST(test_repo_job_malformed)
 	else
 		snprintf(line, sizeof(line), "%.*s%s%s", (int)(at - fmt), fmt,
 		         sha, at + 2);
-	ck_assert_int_eq(zd_repo_job_parse(line, strlen(line), &j, &err), -1);
+	ck_assert_int_eq(zd_deb_repo_job_parse(line, strlen(line), &j, &err),
+	                 -1);
 	ck_assert_msg(strstr(err.msg, bad_jobs[_i].msg) != NULL, "%s: %s",
 	              line, err.msg);
 	ck_assert_ptr_null(j.input);
@@ -219,28 +224,28 @@ START_TEST(test_repo_result_save_load)
 	}, s;
 
 	job_init(&j, "a.deb");
-	ck_assert_zd_ok(zd_repo_set_output(&j, zd_test_tmpdir, "a.deb", &err),
-	                &err);
-	ck_assert_int_eq(zd_repo_result_load(&j, &s, &err), 0);
+	ck_assert_zd_ok(zd_deb_repo_set_output(&j, zd_test_tmpdir, "a.deb",
+	                                       &err), &err);
+	ck_assert_int_eq(zd_deb_repo_result_load(&j, &s, &err), 0);
 	ck_assert_int_eq(zd_test_sh("mkdir -p '%s/.zdeb-repo/results'",
 	                            zd_test_tmpdir), 0);
-	ck_assert_zd_ok(zd_repo_result_save(&j, &r, &err), &err);
-	ck_assert_int_eq(zd_repo_result_load(&j, &s, &err), 1);
+	ck_assert_zd_ok(zd_deb_repo_result_save(&j, &r, &err), &err);
+	ck_assert_int_eq(zd_deb_repo_result_load(&j, &s, &err), 1);
 	ck_assert_int_eq(s.verdict, ZD_REPO_FAILED);
 	ck_assert_str_eq(s.stage, "verify");
 	ck_assert_str_eq(s.error, r.error);
 	ck_assert_uint_eq(s.in_bytes, 10);
 	ck_assert(s.cpu_s == 2.25 && s.wall_s == 1.5);
-	zd_repo_result_free(&s);
+	zd_deb_repo_result_free(&s);
 	/* only the result file, no temporary one left */
 	ck_assert_int_eq(zd_test_sh("test $(ls '%s/.zdeb-repo/results' | "
 	                            "wc -l) = 1", zd_test_tmpdir), 0);
 	ck_assert_int_eq(zd_test_sh("for f in '%s/.zdeb-repo/results/'*.json; "
 	                            "do echo garbage >\"$f\"; done",
 	                            zd_test_tmpdir), 0);
-	ck_assert_int_eq(zd_repo_result_load(&j, &s, &err), -1);
+	ck_assert_int_eq(zd_deb_repo_result_load(&j, &s, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_FORMAT);
-	zd_repo_job_free(&j);
+	zd_deb_repo_job_free(&j);
 }
 END_TEST
 
@@ -256,7 +261,7 @@ START_TEST(test_repo_output_check)
 	uint64_t size;
 
 	job_init(&j, "pool/main/a/a.deb");
-	ck_assert_zd_ok(zd_repo_set_output(&j, zd_test_tmpdir,
+	ck_assert_zd_ok(zd_deb_repo_set_output(&j, zd_test_tmpdir,
 	                                   "pool/main/a/a.deb", &err), &err);
 	ck_assert_int_ge(asprintf(&out, "%s/%s", j.dst, j.output), 0);
 	ck_assert_int_eq(zd_test_sh("mkdir -p \"$(dirname '%s')\" "
@@ -266,46 +271,46 @@ START_TEST(test_repo_output_check)
 	memset(&r, 0, sizeof(r));
 	r.verdict = ZD_REPO_CONVERTED;
 	r.redone = true;
-	ck_assert_zd_ok(zd_repo_sha256_file(out, r.out_sha256, &size, &err),
+	ck_assert_zd_ok(zd_deb_repo_sha256_file(out, r.out_sha256, &size, &err),
 	                &err);
 	r.out_bytes = size;
-	ck_assert_int_eq(zd_repo_output_check(&j, &r, true, why, sizeof(why),
-	                                      &err), 1);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, true, why,
+	                                          sizeof(why), &err), 1);
 	/* saved and loaded, the hash and redone come back */
-	ck_assert_zd_ok(zd_repo_result_save(&j, &r, &err), &err);
-	ck_assert_int_eq(zd_repo_result_load(&j, &s, &err), 1);
+	ck_assert_zd_ok(zd_deb_repo_result_save(&j, &r, &err), &err);
+	ck_assert_int_eq(zd_deb_repo_result_load(&j, &s, &err), 1);
 	ck_assert_str_eq(s.out_sha256, r.out_sha256);
 	ck_assert(s.redone);
-	zd_repo_result_free(&s);
+	zd_deb_repo_result_free(&s);
 	/* same size, one byte changed: only the hash sees it */
 	ck_assert_int_eq(zd_test_sh("printf X | dd of='%s' bs=1 seek=5 "
 	                            "conv=notrunc 2>/dev/null", out), 0);
-	ck_assert_int_eq(zd_repo_output_check(&j, &r, false, why, sizeof(why),
-	                                      &err), 1);
-	ck_assert_int_eq(zd_repo_output_check(&j, &r, true, why, sizeof(why),
-	                                      &err), 0);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, false, why,
+	                                          sizeof(why), &err), 1);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, true, why,
+	                                          sizeof(why), &err), 0);
 	ck_assert_ptr_nonnull(strstr(why, "SHA-256"));
 	/* zero bytes */
 	ck_assert_int_eq(zd_test_sh(": >'%s'", out), 0);
-	ck_assert_int_eq(zd_repo_output_check(&j, &r, false, why, sizeof(why),
-	                                      &err), 0);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, false, why,
+	                                          sizeof(why), &err), 0);
 	ck_assert_msg(strstr(why, "0 bytes, its result says") != NULL, "%s",
 	              why);
 	/* missing */
 	ck_assert_int_eq(unlink(out), 0);
-	ck_assert_int_eq(zd_repo_output_check(&j, &r, false, why, sizeof(why),
-	                                      &err), 0);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, false, why,
+	                                          sizeof(why), &err), 0);
 	ck_assert_ptr_nonnull(strstr(why, "missing"));
 	/* a result of before hashes were kept matches by size only */
 	ck_assert_int_eq(zd_test_sh("seq 1 1000 >'%s'", out), 0);
 	r.out_sha256[0] = '\0';
-	ck_assert_int_eq(zd_repo_output_check(&j, &r, false, why, sizeof(why),
-	                                      &err), 1);
-	ck_assert_int_eq(zd_repo_output_check(&j, &r, true, why, sizeof(why),
-	                                      &err), 0);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, false, why,
+	                                          sizeof(why), &err), 1);
+	ck_assert_int_eq(zd_deb_repo_output_check(&j, &r, true, why,
+	                                          sizeof(why), &err), 0);
 	ck_assert_ptr_nonnull(strstr(why, "no SHA-256"));
 	free(out);
-	zd_repo_job_free(&j);
+	zd_deb_repo_job_free(&j);
 }
 END_TEST
 
@@ -319,31 +324,32 @@ START_TEST(test_repo_tmp_names)
 	long pid = 0;
 
 	job_init(&j, "pool/main/h/hello/hello_1_all.deb");
-	ck_assert_zd_ok(zd_repo_set_output(&j, "/dst",
+	ck_assert_zd_ok(zd_deb_repo_set_output(&j, "/dst",
 	                                   "pool/main/h/hello/hello_1_all.deb",
 	                                   &err), &err);
-	p = zd_repo_tmp_path(&j, "node1.example", 4242);
+	p = zd_deb_repo_tmp_path(&j, "node1.example", 4242);
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_ge(asprintf(&want, "/dst/.zdeb-repo/tmp/%.16s-"
 	                          "hello_1_all.deb@node1.example.4242",
 	                          strrchr(j.output, '/') - 16), 0);
 	ck_assert_str_eq(p, want);
-	ck_assert(zd_repo_tmp_owner(strrchr(p, '/') + 1, "node1.example",
+	ck_assert(zd_deb_repo_tmp_owner(strrchr(p, '/') + 1, "node1.example",
 	                            &pid));
 	ck_assert_int_eq(pid, 4242);
 	pid = 0;
-	ck_assert(zd_repo_tmp_owner("k-a@b.deb@node1.example.77.zdeb-AbC123",
-	                            "node1.example", &pid));
+	ck_assert(zd_deb_repo_tmp_owner(
+		"k-a@b.deb@node1.example.77.zdeb-AbC123",
+		"node1.example", &pid));
 	ck_assert_int_eq(pid, 77);
-	ck_assert(!zd_repo_tmp_owner("k-a.deb@node1.example.77", "example",
+	ck_assert(!zd_deb_repo_tmp_owner("k-a.deb@node1.example.77", "example",
 	                             &pid));
-	ck_assert(!zd_repo_tmp_owner("k-a.deb@node2.77", "node1", &pid));
-	ck_assert(!zd_repo_tmp_owner("k-a.deb@node1.x77", "node1", &pid));
-	ck_assert(!zd_repo_tmp_owner("k-a.deb.node1.77", "node1", &pid));
-	ck_assert(!zd_repo_tmp_owner("k-a.deb@node1.-1", "node1", &pid));
+	ck_assert(!zd_deb_repo_tmp_owner("k-a.deb@node2.77", "node1", &pid));
+	ck_assert(!zd_deb_repo_tmp_owner("k-a.deb@node1.x77", "node1", &pid));
+	ck_assert(!zd_deb_repo_tmp_owner("k-a.deb.node1.77", "node1", &pid));
+	ck_assert(!zd_deb_repo_tmp_owner("k-a.deb@node1.-1", "node1", &pid));
 	free(want);
 	free(p);
-	zd_repo_job_free(&j);
+	zd_deb_repo_job_free(&j);
 }
 END_TEST
 
@@ -359,32 +365,33 @@ START_TEST(test_repo_publish)
 	uint64_t size;
 
 	job_init(&j, "pool/main/a/a.deb");
-	ck_assert_zd_ok(zd_repo_set_output(&j, zd_test_tmpdir,
+	ck_assert_zd_ok(zd_deb_repo_set_output(&j, zd_test_tmpdir,
 	                                   "pool/main/a/a.deb", &err), &err);
-	tmp = zd_repo_tmp_path(&j, "h", 1);
+	tmp = zd_deb_repo_tmp_path(&j, "h", 1);
 	ck_assert_int_ge(asprintf(&out, "%s/%s", j.dst, j.output), 0);
 	ck_assert_int_eq(zd_test_sh("mkdir -p '%s/.zdeb-repo/tmp' && "
 	                            "seq 1 500 >'%s.src'", zd_test_tmpdir,
 	                            tmp), 0);
 	free(j.input);
 	ck_assert_int_ge(asprintf(&j.input, "%s.src", tmp), 0);
-	ck_assert_zd_ok(zd_repo_copy_file(j.input, tmp, &err), &err);
+	ck_assert_zd_ok(zd_deb_repo_copy_file(j.input, tmp, &err), &err);
 	memset(&r, 0, sizeof(r));
-	ck_assert_zd_ok(zd_repo_publish(&j, tmp, &r, &err), &err);
+	ck_assert_zd_ok(zd_deb_repo_publish(&j, tmp, &r, &err), &err);
 	ck_assert_int_ne(access(tmp, F_OK), 0);
-	ck_assert_zd_ok(zd_repo_sha256_file(out, hex, &size, &err), &err);
+	ck_assert_zd_ok(zd_deb_repo_sha256_file(out, hex, &size, &err), &err);
 	ck_assert_str_eq(r.out_sha256, hex);
 	ck_assert_uint_eq(r.out_bytes, size);
 	ck_assert_uint_eq(size, 1892);
 	memset(&r, 0, sizeof(r));
-	ck_assert_int_eq(zd_repo_publish(&j, tmp, &r, &err), -1);
+	ck_assert_int_eq(zd_deb_repo_publish(&j, tmp, &r, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_str_eq(r.out_sha256, "");
-	ck_assert_int_eq(zd_repo_copy_file("/nonexistent/x", tmp, &err), -1);
+	ck_assert_int_eq(zd_deb_repo_copy_file("/nonexistent/x", tmp, &err),
+	                 -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "cannot open"));
 	free(tmp);
 	free(out);
-	zd_repo_job_free(&j);
+	zd_deb_repo_job_free(&j);
 }
 END_TEST
 
@@ -401,31 +408,31 @@ START_TEST(test_repo_jobs_load)
 		ck_assert_ptr_nonnull(f);
 		job_init(&j, "a.deb");
 		j.index = (uint64_t)i;
-		ck_assert_zd_ok(zd_repo_set_output(&j, "/dst", "a.deb", &err),
-		                &err);
-		ck_assert_zd_ok(zd_repo_job_write(&j, f, &err), &err);
-		zd_repo_job_free(&j);
+		ck_assert_zd_ok(zd_deb_repo_set_output(&j, "/dst", "a.deb",
+		                                       &err), &err);
+		ck_assert_zd_ok(zd_deb_repo_job_write(&j, f, &err), &err);
+		zd_deb_repo_job_free(&j);
 		fclose(f);
 	}
-	ck_assert_zd_ok(zd_repo_jobs_load(zd_test_path("jobs.jsonl"), &jobs,
+	ck_assert_zd_ok(zd_deb_repo_jobs_load(zd_test_path("jobs.jsonl"), &jobs,
 	                                  &err), &err);
 	ck_assert_uint_eq(jobs.n, 2);
 	ck_assert_uint_eq(jobs.v[1].index, 1);
-	zd_repo_jobs_free(&jobs);
+	zd_deb_repo_jobs_free(&jobs);
 	ck_assert_int_eq(zd_test_sh("sed -n 2p '%s' >'%s'",
 	                            zd_test_path("jobs.jsonl"),
 	                            zd_test_path("j2")), 0);
-	ck_assert_int_eq(zd_repo_jobs_load(zd_test_path("j2"), &jobs, &err),
+	ck_assert_int_eq(zd_deb_repo_jobs_load(zd_test_path("j2"), &jobs, &err),
 	                 -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "line 1: index 1, not 0"));
 	ck_assert_int_eq(zd_test_sh("echo '{' >>'%s'",
 	                            zd_test_path("jobs.jsonl")), 0);
-	ck_assert_int_eq(zd_repo_jobs_load(zd_test_path("jobs.jsonl"), &jobs,
-	                                   &err), -1);
+	ck_assert_int_eq(zd_deb_repo_jobs_load(zd_test_path("jobs.jsonl"),
+	                                       &jobs, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_FORMAT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "line 3"));
-	ck_assert_int_eq(zd_repo_jobs_load(zd_test_path("none"), &jobs, &err),
-	                 -1);
+	ck_assert_int_eq(zd_deb_repo_jobs_load(zd_test_path("none"), &jobs,
+	                                       &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 }
 END_TEST
@@ -456,8 +463,8 @@ START_TEST(test_repo_index_check)
 		"printf 'Package: a\nFilename: pool/a.deb\nSize: 10\nSHA256: "
 		"%s\n\nPackage: b\nFilename: pool/b.deb\nSize: 20\nSHA256: "
 		"%s\n' >'%s'", h1, h2, zd_test_path("Packages")), 0);
-	ck_assert_int_eq(zd_repo_index_check(zd_test_path("Packages"), want, 2,
-	                                     count_say, &said, &err), 0);
+	ck_assert_int_eq(zd_deb_repo_index_check(zd_test_path("Packages"), want,
+	                                         2, count_say, &said, &err), 0);
 	ck_assert_int_eq(said, 0);
 	ck_assert(want[0].seen && want[1].seen);
 	/* b's Size and a's SHA256 wrong */
@@ -465,8 +472,8 @@ START_TEST(test_repo_index_check)
 		"printf 'Filename: pool/a.deb\nSize: 10\nSHA256: %s\n\n"
 		"Filename: pool/b.deb\nSize: 0\nSHA256: %s\n' >'%s'", h2, h2,
 		zd_test_path("Packages")), 0);
-	ck_assert_int_eq(zd_repo_index_check(zd_test_path("Packages"), want, 2,
-	                                     count_say, &said, &err), 2);
+	ck_assert_int_eq(zd_deb_repo_index_check(zd_test_path("Packages"), want,
+	                                         2, count_say, &said, &err), 2);
 	ck_assert_int_eq(said, 2);
 	/* a twice, b missing, c a stranger */
 	ck_assert_int_eq(zd_test_sh(
@@ -474,9 +481,9 @@ START_TEST(test_repo_index_check)
 		"Filename: pool/a.deb\nSize: 10\nSHA256: %s\n\n"
 		"Filename: pool/c.deb\nSize: 1\nSHA256: %s\n' >'%s'", h1, h1,
 		h1, zd_test_path("Packages")), 0);
-	ck_assert_int_eq(zd_repo_index_check(zd_test_path("Packages"), want, 2,
-	                                     NULL, NULL, &err), 3);
-	ck_assert_int_eq(zd_repo_index_check(zd_test_path("none"), want, 2,
+	ck_assert_int_eq(zd_deb_repo_index_check(zd_test_path("Packages"), want,
+	                                         2, NULL, NULL, &err), 3);
+	ck_assert_int_eq(zd_deb_repo_index_check(zd_test_path("none"), want, 2,
 	                                     NULL, NULL, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 }
@@ -493,20 +500,22 @@ START_TEST(test_repo_archive_project)
 		"printf 'Package: a\nSize: 1000\nInstalled-Size: 10\n\n"
 		"Package: b\nSize: 500\nInstalled-Size: 4\n' | xz "
 		">'%s'", zd_test_path("Packages.xz")), 0);
-	ck_assert_zd_ok(zd_repo_archive_read(zd_test_path("Packages.xz"), &a,
-	                                     &err), &err);
+	ck_assert_zd_ok(zd_deb_repo_archive_read(zd_test_path("Packages.xz"),
+	                                         &a, &err), &err);
 	ck_assert_uint_eq(a.packages, 2);
 	ck_assert_uint_eq(a.deb_bytes, 1500);
 	ck_assert_uint_eq(a.tar_bytes, 14 * 1024);
-	ck_assert_zd_ok(zd_repo_archive_read("2G", &a, &err), &err);
+	ck_assert_zd_ok(zd_deb_repo_archive_read("2G", &a, &err), &err);
 	ck_assert_uint_eq(a.packages, 0);
 	ck_assert_uint_eq(a.deb_bytes, 2ULL << 30);
-	ck_assert_int_eq(zd_repo_archive_read("no-such-file", &a, &err), -1);
+	ck_assert_int_eq(zd_deb_repo_archive_read("no-such-file", &a, &err),
+	                 -1);
 	ck_assert_int_eq(err.code, ZD_E_USAGE);
 	/* 36 GB of tar at 10 MB per CPU-second: 1 h on 1, 1/16 h on 16 */
-	ck_assert(zd_repo_project_hours(36000000000ULL, 1e7, 1) == 1.0);
-	ck_assert(zd_repo_project_hours(36000000000ULL, 1e7, 16) == 1.0 / 16);
-	ck_assert(zd_repo_project_hours(36000000000ULL, 1e7, 256) ==
+	ck_assert(zd_deb_repo_project_hours(36000000000ULL, 1e7, 1) == 1.0);
+	ck_assert(zd_deb_repo_project_hours(36000000000ULL, 1e7, 16) ==
+	          1.0 / 16);
+	ck_assert(zd_deb_repo_project_hours(36000000000ULL, 1e7, 256) ==
 	          1.0 / 256);
 }
 END_TEST
@@ -522,7 +531,8 @@ stanza(void *ctx, const struct zd_control *st, struct zd_error *err)
 	struct seen *s = ctx;
 
 	(void)err;
-	snprintf(s->names[s->n++], 32, "%s", zd_control_get(st, "Package"));
+	snprintf(s->names[s->n++], 32, "%s",
+	         zd_dpkg_control_get(st, "Package"));
 	return 0;
 }
 
@@ -537,24 +547,24 @@ START_TEST(test_repo_packages_read)
 		">Packages && xz -k Packages && gzip -k Packages && "
 		"printf 'Package: a\\n\\nnot a field\\n' >Bad",
 		zd_test_tmpdir), 0);
-	ck_assert_zd_ok(zd_repo_packages_read(zd_test_path("Packages"),
+	ck_assert_zd_ok(zd_deb_repo_packages_read(zd_test_path("Packages"),
 	                                      stanza, &s, &err), &err);
 	ck_assert_int_eq(s.n, 3);
 	ck_assert_str_eq(s.names[2], "c");
 	s.n = 0;
-	ck_assert_zd_ok(zd_repo_packages_read(zd_test_path("Packages.xz"),
+	ck_assert_zd_ok(zd_deb_repo_packages_read(zd_test_path("Packages.xz"),
 	                                      stanza, &s, &err), &err);
 	ck_assert_int_eq(s.n, 3);
 	s.n = 0;
-	ck_assert_zd_ok(zd_repo_packages_read(zd_test_path("Packages.gz"),
+	ck_assert_zd_ok(zd_deb_repo_packages_read(zd_test_path("Packages.gz"),
 	                                      stanza, &s, &err), &err);
 	ck_assert_int_eq(s.n, 3);
 	ck_assert_str_eq(s.names[1], "b");
 	s.n = 0;
-	ck_assert_int_eq(zd_repo_packages_read(zd_test_path("Bad"), stanza,
+	ck_assert_int_eq(zd_deb_repo_packages_read(zd_test_path("Bad"), stanza,
 	                                       &s, &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "stanza 2"));
-	ck_assert_int_eq(zd_repo_packages_read(zd_test_path("none"), stanza,
+	ck_assert_int_eq(zd_deb_repo_packages_read(zd_test_path("none"), stanza,
 	                                       &s, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 }
@@ -595,10 +605,11 @@ START_TEST(test_repo_decide)
 		                            zd_test_tmpdir, cases[i].build), 0);
 		ck_assert_zd_ok(zd_deb_open(zd_test_path("p.deb"), &deb, &err),
 		                &err);
-		ck_assert_zd_ok(zd_repo_decide(&deb, &zstd, &j, &err), &err);
+		ck_assert_zd_ok(zd_deb_repo_decide(&deb, &zstd, &j, &err),
+		                &err);
 		ck_assert_str_eq(j.from, cases[i].from);
 		ck_assert_int_eq(j.action, cases[i].zstd_action);
-		ck_assert_zd_ok(zd_repo_decide(&deb, &d11, &j, &err), &err);
+		ck_assert_zd_ok(zd_deb_repo_decide(&deb, &d11, &j, &err), &err);
 		ck_assert_int_eq(j.action, cases[i].d11_action);
 		if (j.action == ZD_REPO_CONVERT)
 			ck_assert_int_eq(j.comp.type, ZD_COMP_XZ);

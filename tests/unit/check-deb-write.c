@@ -23,7 +23,7 @@ put_member(struct zd_debout *d, const char *bytes)
 	struct zd_error err = ZD_ERROR_INIT;
 	off_t off;
 
-	ck_assert_zd_ok(zd_debout_begin(d, &err), &err);
+	ck_assert_zd_ok(zd_deb_write_begin(d, &err), &err);
 	off = lseek(d->fd, 0, SEEK_CUR);
 	ck_assert_int_ge(off, 0);
 	ck_assert_zd_ok(zd_write_all(d->fd, bytes, strlen(bytes), &err), &err);
@@ -38,10 +38,10 @@ finish_reference(struct zd_debout *d)
 	uint64_t off;
 
 	off = put_member(d, "ctl");	/* odd: padded */
-	ck_assert_zd_ok(zd_debout_end(d, "control.tar", off, 3, &err), &err);
+	ck_assert_zd_ok(zd_deb_write_end(d, "control.tar", off, 3, &err), &err);
 	off = put_member(d, "data");
-	ck_assert_zd_ok(zd_debout_end(d, "data.tar", off, 4, &err), &err);
-	ck_assert_zd_ok(zd_debout_commit(d, &err), &err);
+	ck_assert_zd_ok(zd_deb_write_end(d, "data.tar", off, 4, &err), &err);
+	ck_assert_zd_ok(zd_deb_write_commit(d, &err), &err);
 }
 
 /* The same archive made with the plain ar writer, into path. */
@@ -72,11 +72,12 @@ START_TEST(test_debout_members)
 	mode_t old = umask(022);
 
 	ck_assert_int_eq(zd_test_sh("mkdir '%s/o'", zd_test_tmpdir), 0);
-	ck_assert_zd_ok(zd_debout_open(&d, out, 1700000000, true, &err), &err);
+	ck_assert_zd_ok(zd_deb_write_open(&d, out, 1700000000, true, &err),
+	                &err);
 	/* nothing at the output path until commit */
 	ck_assert_int_ne(access(out, F_OK), 0);
 	finish_reference(&d);
-	zd_debout_abort(&d);	/* after commit: frees only */
+	zd_deb_write_abort(&d);	/* after commit: frees only */
 	umask(old);
 
 	ck_assert_int_eq(stat(out, &st), 0);
@@ -102,14 +103,14 @@ check_end_refused(const char *bytes, uint64_t skip, uint64_t size,
 	struct zd_debout d;
 	uint64_t off;
 
-	ck_assert_zd_ok(zd_debout_open(&d, zd_test_path("x.deb"), 0, false, &err),
-	                &err);
+	ck_assert_zd_ok(zd_deb_write_open(&d, zd_test_path("x.deb"), 0, false,
+	                                  &err), &err);
 	off = put_member(&d, bytes);
-	ck_assert_int_eq(zd_debout_end(&d, "data.tar", off + skip, size, &err),
-	                 -1);
+	ck_assert_int_eq(zd_deb_write_end(&d, "data.tar", off + skip, size,
+	                                  &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_INTERNAL);
 	ck_assert_msg(strstr(err.msg, msg) != NULL, "%s", err.msg);
-	zd_debout_abort(&d);
+	zd_deb_write_abort(&d);
 	ck_assert_int_eq(zd_test_sh("test -z \"$(ls -A '%s')\"",
 	                            zd_test_tmpdir), 0);
 }
@@ -143,9 +144,10 @@ START_TEST(test_debout_fifo_written_into)
 	                            "{ cat fifo >got.deb & }", zd_test_tmpdir),
 	                 0);
 	ck_assert_int_eq(setenv("TMPDIR", zd_test_path("t"), 1), 0);
-	ck_assert_zd_ok(zd_debout_open(&d, fifo, 1700000000, false, &err), &err);
+	ck_assert_zd_ok(zd_deb_write_open(&d, fifo, 1700000000, false, &err),
+	                &err);
 	finish_reference(&d);
-	zd_debout_abort(&d);
+	zd_deb_write_abort(&d);
 	unsetenv("TMPDIR");
 
 	ck_assert_int_eq(stat(fifo, &st), 0);
@@ -168,11 +170,12 @@ START_TEST(test_debout_open_fails)
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_debout d;
 
-	ck_assert_int_eq(zd_debout_open(&d, zd_test_path("no/such/dir/x.deb"),
-	                                0, true, &err), -1);
+	ck_assert_int_eq(zd_deb_write_open(&d,
+	                                   zd_test_path("no/such/dir/x.deb"),
+	                                   0, true, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "no/such/dir/x.deb"));
-	zd_debout_abort(&d);
+	zd_deb_write_abort(&d);
 }
 END_TEST
 

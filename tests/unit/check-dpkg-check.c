@@ -60,7 +60,7 @@ run(bool strict, struct zd_control *ctl, struct zd_pkginfo *pi, char *out,
 
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(chdir(zd_test_tmpdir), 0);
-	rc = zd_pkgcheck_tree("p", &o, ctl, pi, &err);
+	rc = zd_dpkg_check_tree("p", &o, ctl, pi, &err);
 	if (rc < 0)
 		fprintf(f, "dpkg-deb: error: %s\n", err.msg);
 	ck_assert_int_eq(fclose(f), 0);
@@ -95,10 +95,10 @@ START_TEST(test_pkgcheck_good)
 	          ">DEBIAN/conffiles && chmod 0775 DEBIAN/postinst");
 	ck_assert_int_eq(run(true, &ctl, &pi, out, sizeof(out)), 0);
 	ck_assert_str_eq(out, "");
-	ck_assert_str_eq(zd_control_get(&ctl, "Package"), "hello");
+	ck_assert_str_eq(zd_dpkg_control_get(&ctl, "Package"), "hello");
 	ck_assert_str_eq(pi.name, "hello");
-	zd_pkginfo_free(&pi);
-	zd_control_free(&ctl);
+	zd_dpkg_pkginfo_free(&pi);
+	zd_dpkg_control_free(&ctl);
 	stock = dpkg_deb_stderr(&status);
 	if (stock != NULL) {
 		ck_assert_int_eq(status, 0);
@@ -224,13 +224,13 @@ START_TEST(test_pkgcheck_bad)
 	                 (fails ? -1 : 0));
 	ck_assert_msg(strcmp(out, bad[_i].want) == 0, "case %d: got\n%s",
 	              _i, out);
-	zd_pkginfo_free(&pi);
-	zd_control_free(&ctl);
+	zd_dpkg_pkginfo_free(&pi);
+	zd_dpkg_control_free(&ctl);
 	/* zdeb build: strict, any warning is the error. */
 	ck_assert_int_eq(run(true, &ctl, &pi, out, sizeof(out)), -1);
 	ck_assert_ptr_nonnull(strstr(out, "dpkg-deb: error: "));
-	zd_pkginfo_free(&pi);
-	zd_control_free(&ctl);
+	zd_dpkg_pkginfo_free(&pi);
+	zd_dpkg_control_free(&ctl);
 	stock = dpkg_deb_stderr(&status);
 	if (stock != NULL) {
 		ck_assert_msg(strcmp(stock, bad[_i].want) == 0, "case %d: "

@@ -12,7 +12,7 @@
 static int
 parse(const char *s, struct zd_control *ctl, struct zd_error *err)
 {
-	return zd_control_parse(s, strlen(s), "DEBIAN/control", ctl, err);
+	return zd_dpkg_control_parse(s, strlen(s), "DEBIAN/control", ctl, err);
 }
 
 START_TEST(test_control_good)
@@ -36,17 +36,17 @@ START_TEST(test_control_good)
 	ck_assert_str_eq(ctl.fields[0].name, "Package");
 	ck_assert_str_eq(ctl.fields[0].value, "zdeb");
 	ck_assert_uint_eq(ctl.fields[0].line, 3);
-	ck_assert_str_eq(zd_control_get(&ctl, "version"), "1.0-1");
-	ck_assert_str_eq(zd_control_get(&ctl, "DEPENDS"),
+	ck_assert_str_eq(zd_dpkg_control_get(&ctl, "version"), "1.0-1");
+	ck_assert_str_eq(zd_dpkg_control_get(&ctl, "DEPENDS"),
 	                 "libc6 (>= 2.36),\n\tlibzstd1");
-	ck_assert_str_eq(zd_control_get(&ctl, "X-Empty"), "");
-	ck_assert_str_eq(zd_control_get(&ctl, "Description"),
+	ck_assert_str_eq(zd_dpkg_control_get(&ctl, "X-Empty"), "");
+	ck_assert_str_eq(zd_dpkg_control_get(&ctl, "Description"),
 	                 "short\n long line one  \n .\n long line two");
 	ck_assert_uint_eq(ctl.fields[4].line, 8);
-	ck_assert_ptr_null(zd_control_get(&ctl, "Maintainer"));
-	zd_control_free(&ctl);
+	ck_assert_ptr_null(zd_dpkg_control_get(&ctl, "Maintainer"));
+	zd_dpkg_control_free(&ctl);
 	ck_assert_uint_eq(ctl.n, 0);
-	zd_control_free(&ctl);
+	zd_dpkg_control_free(&ctl);
 }
 END_TEST
 
@@ -56,8 +56,8 @@ START_TEST(test_control_empty_first_line)
 	struct zd_control ctl;
 
 	ck_assert_zd_ok(parse("Description:\n text\n", &ctl, &err), &err);
-	ck_assert_str_eq(zd_control_get(&ctl, "Description"), "\n text");
-	zd_control_free(&ctl);
+	ck_assert_str_eq(zd_dpkg_control_get(&ctl, "Description"), "\n text");
+	zd_dpkg_control_free(&ctl);
 }
 END_TEST
 
@@ -69,9 +69,9 @@ START_TEST(test_control_crlf)
 
 	ck_assert_zd_ok(parse("Package: a\r\nDescription: b\r\n c\r\n", &ctl,
 	                      &err), &err);
-	ck_assert_str_eq(zd_control_get(&ctl, "Package"), "a");
-	ck_assert_str_eq(zd_control_get(&ctl, "Description"), "b\r\n c");
-	zd_control_free(&ctl);
+	ck_assert_str_eq(zd_dpkg_control_get(&ctl, "Package"), "a");
+	ck_assert_str_eq(zd_dpkg_control_get(&ctl, "Description"), "b\r\n c");
+	zd_dpkg_control_free(&ctl);
 }
 END_TEST
 
@@ -83,11 +83,11 @@ START_TEST(test_control_file)
 
 	snprintf(path, sizeof(path), "%s/control", zd_test_tmpdir);
 	zd_test_write_file(path, "Package: a\n", 11);
-	ck_assert_zd_ok(zd_control_parse_file(path, &ctl, &err), &err);
-	ck_assert_str_eq(zd_control_get(&ctl, "package"), "a");
-	zd_control_free(&ctl);
+	ck_assert_zd_ok(zd_dpkg_control_parse_file(path, &ctl, &err), &err);
+	ck_assert_str_eq(zd_dpkg_control_get(&ctl, "package"), "a");
+	zd_dpkg_control_free(&ctl);
 	snprintf(path, sizeof(path), "%s/nope", zd_test_tmpdir);
-	ck_assert_int_eq(zd_control_parse_file(path, &ctl, &err), -1);
+	ck_assert_int_eq(zd_dpkg_control_parse_file(path, &ctl, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "No such file"));
 }
@@ -160,11 +160,11 @@ START_TEST(test_control_nul)
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_control ctl;
 
-	ck_assert_zd_ok(zd_control_parse(in, sizeof(in) - 1, "c", &ctl, &err),
-	                &err);
+	ck_assert_zd_ok(zd_dpkg_control_parse(in, sizeof(in) - 1, "c", &ctl,
+	                                      &err), &err);
 	ck_assert_uint_eq(ctl.n, 2);
-	ck_assert_str_eq(zd_control_get(&ctl, "X-Y"), "b");
-	zd_control_free(&ctl);
+	ck_assert_str_eq(zd_dpkg_control_get(&ctl, "X-Y"), "b");
+	zd_dpkg_control_free(&ctl);
 }
 END_TEST
 
@@ -219,22 +219,22 @@ START_TEST(test_control_callbacks)
 	struct zd_control ctl;
 	int lno;
 
-	ck_assert_int_eq(zd_control_parse_dpkg(in, strlen(in), &ctl, &cb, &lno,
-	                                       &err), -1);
+	ck_assert_int_eq(zd_dpkg_control_parse_dpkg(in, strlen(in), &ctl, &cb,
+	                                            &lno, &err), -1);
 	ck_assert_str_eq(seen.log, "[Package@2,2 Description@4,3 ]2@5 "
 	                 "[Package@6,6 X-A@7,7 ");
 	ck_assert_int_eq(lno, 8);
 	ck_assert_str_eq(err.msg, "several package info entries found, only "
 	                 "one allowed");
-	zd_control_free(&ctl);
+	zd_dpkg_control_free(&ctl);
 	/* Blank lines after a stanza begin no second one. */
 	seen.log[0] = '\0';
-	ck_assert_int_eq(zd_control_parse_dpkg("X-A: 1\n\n\032\n", 11, &ctl,
-	                                       &cb, &lno, &err), 0);
+	ck_assert_int_eq(zd_dpkg_control_parse_dpkg("X-A: 1\n\n\032\n", 11,
+	                                            &ctl, &cb, &lno, &err), 0);
 	ck_assert_str_eq(seen.log, "[X-A@1,1 ]1@2 ");
 	ck_assert_int_eq(lno, 4);
-	zd_control_free(&ctl);
-	ck_assert_int_eq(zd_control_parse_dpkg("\n\032\n", 3, &ctl, &cb,
+	zd_dpkg_control_free(&ctl);
+	ck_assert_int_eq(zd_dpkg_control_parse_dpkg("\n\032\n", 3, &ctl, &cb,
 	                                       &lno, &err), 1);
 	ck_assert_int_eq(lno, 3);
 }

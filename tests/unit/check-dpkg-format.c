@@ -35,30 +35,30 @@ load(const char *text, struct loaded *l)
 
 	struct zd_pkginfo_opts o = { .file = "control", .native_arch = "amd64" };
 
-	ck_assert_zd_ok(zd_pkginfo_parse(text, strlen(text), &o, &l->ctl,
+	ck_assert_zd_ok(zd_dpkg_pkginfo_parse(text, strlen(text), &o, &l->ctl,
 	                                 &l->pi, &err), &err);
 }
 
 static void
 unload(struct loaded *l)
 {
-	zd_pkginfo_free(&l->pi);
-	zd_control_free(&l->ctl);
+	zd_dpkg_pkginfo_free(&l->pi);
+	zd_dpkg_control_free(&l->ctl);
 }
 
 static void
 check_print(const struct zd_pkginfo *pi, const char *fmt, const char *want)
 {
 	struct zd_error err = ZD_ERROR_INIT;
-	struct zd_pkgformat *f = zd_pkgformat_parse(fmt, &err);
+	struct zd_pkgformat *f = zd_dpkg_format_parse(fmt, &err);
 	char *s;
 
 	ck_assert_msg(f != NULL, "'%s': %s", fmt, err.msg);
-	s = zd_pkgformat_print(f, pi, &err);
+	s = zd_dpkg_format_print(f, pi, &err);
 	ck_assert_msg(s != NULL, "'%s': %s", fmt, err.msg);
 	ck_assert_str_eq(s, want);
 	free(s);
-	zd_pkgformat_free(f);
+	zd_dpkg_format_free(f);
 }
 
 START_TEST(test_pkgformat_print)
@@ -90,20 +90,21 @@ END_TEST
 START_TEST(test_pkgformat_source_version)
 {
 	struct zd_error err = ZD_ERROR_INIT;
-	struct zd_pkgformat *f = zd_pkgformat_parse("${source:Version}", &err);
+	struct zd_pkgformat *f =
+		zd_dpkg_format_parse("${source:Version}", &err);
 	struct loaded l;
 
 	ck_assert_ptr_nonnull(f);
 	load("Package: q\nVersion: 1\nArchitecture: all\nMaintainer: m\n"
 	     "Source: s (x1)\n", &l);
-	ck_assert_ptr_null(zd_pkgformat_print(f, &l.pi, &err));
+	ck_assert_ptr_null(zd_dpkg_format_print(f, &l.pi, &err));
 	ck_assert_int_eq(err.code, ZD_E_FORMAT);
 	ck_assert_str_eq(err.msg, "version 'x1' has bad syntax: version number "
 	                 "does not start with digit");
 	check_print(&l.pi, "[${binary:Synopsis}]"
 	            "[${source:Package}]", "[][s]");
 	unload(&l);
-	zd_pkgformat_free(f);
+	zd_dpkg_format_free(f);
 }
 END_TEST
 
@@ -122,7 +123,7 @@ START_TEST(test_pkgformat_bad_format)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct zd_error err = ZD_ERROR_INIT;
 
-		ck_assert_ptr_null(zd_pkgformat_parse(bad[i].fmt, &err));
+		ck_assert_ptr_null(zd_dpkg_format_parse(bad[i].fmt, &err));
 		ck_assert_int_eq(err.code, ZD_E_USAGE);
 		ck_assert_str_eq(err.msg, bad[i].msg);
 	}

@@ -30,7 +30,8 @@ tree_kib(void)
 	struct zd_error err = ZD_ERROR_INIT;
 	uint64_t kib = 0;
 
-	ck_assert_zd_ok(zd_instsize_tree(zd_test_tmpdir, &kib, &err), &err);
+	ck_assert_zd_ok(zd_dpkg_instsize_tree(zd_test_tmpdir, &kib, &err),
+	                &err);
 	return kib;
 }
 
@@ -93,7 +94,7 @@ START_TEST(test_instsize_matches_dpkg_gencontrol)
 		uint64_t kib = 0;
 
 		snprintf(dir, sizeof(dir), "%s/t", zd_test_tmpdir);
-		ck_assert_zd_ok(zd_instsize_tree(dir, &kib, &err), &err);
+		ck_assert_zd_ok(zd_dpkg_instsize_tree(dir, &kib, &err), &err);
 		ck_assert_uint_eq(kib, strtoull(want, NULL, 10));
 	}
 }
@@ -106,8 +107,8 @@ add(const char *ctl, uint64_t kib)
 	char *out = NULL, *s;
 	size_t len = 0;
 
-	ck_assert_zd_ok(zd_instsize_control_add(ctl, strlen(ctl), kib, &out,
-	                                        &len, &err), &err);
+	ck_assert_zd_ok(zd_dpkg_instsize_control_add(ctl, strlen(ctl), kib,
+	                                             &out, &len, &err), &err);
 	s = malloc(len + 1);
 	ck_assert_ptr_nonnull(s);
 	memcpy(s, out, len);
@@ -146,12 +147,12 @@ START_TEST(test_instsize_control_malformed)
 	char *out = NULL;
 	size_t len;
 
-	ck_assert_int_eq(zd_instsize_control_add(twice, strlen(twice), 1, &out,
-	                                         &len, &err), -1);
+	ck_assert_int_eq(zd_dpkg_instsize_control_add(twice, strlen(twice), 1,
+	                                              &out, &len, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_FORMAT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "already has"));
 	zd_err_clear(&err);
-	ck_assert_int_eq(zd_instsize_control_add(bad, strlen(bad), 1, &out,
+	ck_assert_int_eq(zd_dpkg_instsize_control_add(bad, strlen(bad), 1, &out,
 	                                         &len, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_FORMAT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "DEBIAN/control"));

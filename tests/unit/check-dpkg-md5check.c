@@ -47,7 +47,7 @@ START_TEST(test_md5check_match)
 	int fd = open_tar();
 
 	nwarn = 0;
-	ck_assert_zd_ok(zd_md5check_tar(fd, good_sums, strlen(good_sums),
+	ck_assert_zd_ok(zd_dpkg_md5check_tar(fd, good_sums, strlen(good_sums),
 	                                on_warn, NULL, &r, &err), &err);
 	ck_assert_uint_eq(r.checked, 3);
 	ck_assert_uint_eq(r.mismatched, 0);
@@ -68,8 +68,8 @@ START_TEST(test_md5check_mismatch)
 	int fd = open_tar();
 
 	nwarn = 0;
-	ck_assert_zd_ok(zd_md5check_tar(fd, sums, strlen(sums), on_warn, NULL,
-	                                &r, &err), &err);
+	ck_assert_zd_ok(zd_dpkg_md5check_tar(fd, sums, strlen(sums), on_warn,
+	                                     NULL, &r, &err), &err);
 	ck_assert_uint_eq(r.mismatched, 3);
 	ck_assert_uint_eq(nwarn, 3);
 	ck_assert_ptr_nonnull(strstr(last_warn, "usr/gone"));
@@ -90,8 +90,9 @@ START_TEST(test_md5check_malformed)
 		struct zd_md5check_result r;
 		int fd = open_tar();
 
-		ck_assert_int_eq(zd_md5check_tar(fd, bad[i], strlen(bad[i]),
-		                                 on_warn, NULL, &r, &err), -1);
+		ck_assert_int_eq(zd_dpkg_md5check_tar(fd, bad[i],
+		                                      strlen(bad[i]), on_warn,
+		                                      NULL, &r, &err), -1);
 		ck_assert_int_eq(err.code, ZD_E_FORMAT);
 		ck_assert_ptr_nonnull(strstr(err.msg, "md5sums line 1"));
 		close(fd);
@@ -112,12 +113,14 @@ START_TEST(test_md5check_find)
 		"tar -C c -cf c.tar ./control ./md5sums && "
 		"tar -C c -cf n.tar ./control", zd_test_tmpdir), 0);
 	buf = zd_test_read_file(zd_test_path("c.tar"), &len);
-	ck_assert_int_eq(zd_md5check_find(buf, len, &text, &tlen, &err), 1);
+	ck_assert_int_eq(zd_dpkg_md5check_find(buf, len, &text, &tlen, &err),
+	                 1);
 	ck_assert_str_eq(text, "x  y\n");
 	free(text);
 	free(buf);
 	buf = zd_test_read_file(zd_test_path("n.tar"), &len);
-	ck_assert_int_eq(zd_md5check_find(buf, len, &text, &tlen, &err), 0);
+	ck_assert_int_eq(zd_dpkg_md5check_find(buf, len, &text, &tlen, &err),
+	                 0);
 	ck_assert_ptr_null(text);
 	free(buf);
 }

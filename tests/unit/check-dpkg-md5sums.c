@@ -28,7 +28,7 @@ tree_md5sums(size_t *len)
 	struct zd_error err = ZD_ERROR_INIT;
 	char *text = NULL;
 
-	ck_assert_zd_ok(zd_md5sums_tree(zd_test_tmpdir, &text, len, &err),
+	ck_assert_zd_ok(zd_dpkg_md5sums_tree(zd_test_tmpdir, &text, len, &err),
 	                &err);
 	return text;
 }
@@ -40,10 +40,10 @@ START_TEST(test_md5sums_file_known_digests)
 
 	snprintf(path, sizeof(path), "%s/f", zd_test_tmpdir);
 	zd_test_write_file(path, "", 0);
-	ck_assert_zd_ok(zd_md5sums_file(path, hex, &err), &err);
+	ck_assert_zd_ok(zd_dpkg_md5sums_file(path, hex, &err), &err);
 	ck_assert_str_eq(hex, "d41d8cd98f00b204e9800998ecf8427e");
 	zd_test_write_file(path, "abc", 3);
-	ck_assert_zd_ok(zd_md5sums_file(path, hex, &err), &err);
+	ck_assert_zd_ok(zd_dpkg_md5sums_file(path, hex, &err), &err);
 	ck_assert_str_eq(hex, "900150983cd24fb0d6963f7d28e17f72");
 }
 END_TEST
@@ -64,7 +64,7 @@ START_TEST(test_md5sums_file_matches_md5sum)
 	snprintf(path, sizeof(path), "%s/big", zd_test_tmpdir);
 	zd_test_write_file(path, buf, size);
 	free(buf);
-	ck_assert_zd_ok(zd_md5sums_file(path, hex, &err), &err);
+	ck_assert_zd_ok(zd_dpkg_md5sums_file(path, hex, &err), &err);
 	snprintf(cmd, sizeof(cmd), "md5sum '%s'", path);
 	p = popen(cmd, "r");
 	ck_assert_ptr_nonnull(p);
@@ -153,7 +153,7 @@ START_TEST(test_md5sums_unreadable)
 	char hex[ZD_MD5_HEX_SIZE], path[sizeof(zd_test_tmpdir) + 256];
 
 	snprintf(path, sizeof(path), "%s/missing", zd_test_tmpdir);
-	ck_assert_int_eq(zd_md5sums_file(path, hex, &err), -1);
+	ck_assert_int_eq(zd_dpkg_md5sums_file(path, hex, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_ptr_nonnull(strstr(err.msg, "cannot open"));
 	ck_assert_ptr_nonnull(strstr(err.msg, "missing"));

@@ -31,11 +31,11 @@ load(const char *text, struct loaded *l)
 
 	struct zd_pkginfo_opts o = { .file = "control", .native_arch = "amd64" };
 
-	ck_assert_zd_ok(zd_pkginfo_parse(text, strlen(text), &o, &l->ctl,
+	ck_assert_zd_ok(zd_dpkg_pkginfo_parse(text, strlen(text), &o, &l->ctl,
 	                                 &l->pi, &err), &err);
 }
 
-/* zd_pkginfo_field's text for name. */
+/* zd_dpkg_pkginfo_field's text for name. */
 static void
 check_field(const struct zd_pkginfo *pi, const char *name, bool header,
             const char *want)
@@ -45,7 +45,7 @@ check_field(const struct zd_pkginfo *pi, const char *name, bool header,
 	FILE *f = open_memstream(&s, &len);
 
 	ck_assert_ptr_nonnull(f);
-	zd_pkginfo_field(f, pi, name, header);
+	zd_dpkg_pkginfo_field(f, pi, name, header);
 	ck_assert_int_eq(fclose(f), 0);
 	ck_assert_str_eq(s, want);
 	free(s);
@@ -63,8 +63,8 @@ START_TEST(test_pkginfo_field)
 	check_field(&l.pi, "x-custom", true, "X-Custom: custom\n");
 	check_field(&l.pi, "Priority", true, "");
 	check_field(&l.pi, "Priority", false, "");
-	zd_pkginfo_free(&l.pi);
-	zd_control_free(&l.ctl);
+	zd_dpkg_pkginfo_free(&l.pi);
+	zd_dpkg_control_free(&l.ctl);
 }
 END_TEST
 
@@ -94,8 +94,8 @@ START_TEST(test_pkginfo_normalized)
 	check_field(&l.pi, "Revision", false, "");
 	ck_assert_uint_eq(l.pi.warnings, 6);
 	ck_assert_int_eq(l.pi.arch.type, ZD_ARCH_UNKNOWN);
-	zd_pkginfo_free(&l.pi);
-	zd_control_free(&l.ctl);
+	zd_dpkg_pkginfo_free(&l.pi);
+	zd_dpkg_control_free(&l.ctl);
 }
 END_TEST
 
@@ -206,7 +206,7 @@ START_TEST(test_pkginfo_problems)
 	bool error = strstr(problems[_i].want, "E ") != NULL;
 
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(zd_pkginfo_parse(problems[_i].in,
+	ck_assert_int_eq(zd_dpkg_pkginfo_parse(problems[_i].in,
 	                                  strlen(problems[_i].in), &o, &ctl,
 	                                  &pi, &err), (error ? -1 : 0));
 	if (error) {
@@ -217,19 +217,19 @@ START_TEST(test_pkginfo_problems)
 	ck_assert_msg(strcmp(text, problems[_i].want) == 0, "case %d: got\n%s",
 	              _i, text);
 	free(text);
-	zd_pkginfo_free(&pi);
-	zd_control_free(&ctl);
+	zd_dpkg_pkginfo_free(&pi);
+	zd_dpkg_control_free(&ctl);
 	/* Strict: the first warning is the error. */
 	o.strict = true;
 	o.warn = NULL;
-	ck_assert_int_eq(zd_pkginfo_parse(problems[_i].in,
+	ck_assert_int_eq(zd_dpkg_pkginfo_parse(problems[_i].in,
 	                                  strlen(problems[_i].in), &o, &ctl,
 	                                  &pi, &err), -1);
 	ck_assert_msg(strncmp(err.msg, problems[_i].want + 2,
 	                      strlen(err.msg)) == 0, "case %d: strict: %s", _i,
 	              err.msg);
-	zd_pkginfo_free(&pi);
-	zd_control_free(&ctl);
+	zd_dpkg_pkginfo_free(&pi);
+	zd_dpkg_control_free(&ctl);
 }
 END_TEST
 
@@ -237,13 +237,13 @@ START_TEST(test_pkginfo_check_name)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 
-	ck_assert_zd_ok(zd_pkginfo_check_name("libc6-dev", &err), &err);
-	ck_assert_zd_ok(zd_pkginfo_check_name("g++", &err), &err);
-	ck_assert_int_eq(zd_pkginfo_check_name("", &err), -1);
+	ck_assert_zd_ok(zd_dpkg_pkginfo_check_name("libc6-dev", &err), &err);
+	ck_assert_zd_ok(zd_dpkg_pkginfo_check_name("g++", &err), &err);
+	ck_assert_int_eq(zd_dpkg_pkginfo_check_name("", &err), -1);
 	ck_assert_str_eq(err.msg, "may not be empty string");
-	ck_assert_int_eq(zd_pkginfo_check_name("-x", &err), -1);
+	ck_assert_int_eq(zd_dpkg_pkginfo_check_name("-x", &err), -1);
 	ck_assert_str_eq(err.msg, "must start with an alphanumeric character");
-	ck_assert_int_eq(zd_pkginfo_check_name("a b", &err), -1);
+	ck_assert_int_eq(zd_dpkg_pkginfo_check_name("a b", &err), -1);
 	ck_assert_str_eq(err.msg, "character ' ' not allowed (only letters, "
 	                 "digits and characters '-+._')");
 }
@@ -275,9 +275,9 @@ START_TEST(test_pkginfo_version_parse)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_version v;
-	int rc = zd_version_parse(versions[_i].v, &v, &err);
+	int rc = zd_dpkg_version_parse(versions[_i].v, &v, &err);
 
-	zd_version_free(&v);
+	zd_dpkg_version_free(&v);
 	if (versions[_i].why == NULL) {
 		ck_assert_zd_ok(rc, &err);
 		return;

@@ -132,10 +132,10 @@ build_ours(const char *tree, const char *out, bool control,
 
 	ck_assert_int_ge(fd, 0);
 	if (control)
-		ck_assert_zd_ok(zd_tarbuild_control(tree, o, &sink, &size, &err),
-		                &err);
+		ck_assert_zd_ok(zd_tar_build_control(tree, o, &sink, &size,
+		                                     &err), &err);
 	else
-		ck_assert_zd_ok(zd_tarbuild_data(tree, o, &sink, &size, &err),
+		ck_assert_zd_ok(zd_tar_build_data(tree, o, &sink, &size, &err),
 		                &err);
 	ck_assert_int_eq(close(fd), 0);
 	ck_assert_uint_eq(size % ZD_TAR_RECORD, 0);
@@ -260,13 +260,13 @@ START_TEST(test_tarbuild_missing_dir)
 	struct zd_sink sink = ZD_SINK_FD(&fd);
 
 	snprintf(dir, sizeof(dir), "%s/no-such-dir", zd_test_tmpdir);
-	ck_assert_int_eq(zd_tarbuild_data(dir, &o, &sink, NULL, &err), -1);
+	ck_assert_int_eq(zd_tar_build_data(dir, &o, &sink, NULL, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_msg(strstr(err.msg, dir) != NULL, "%s", err.msg);
 
 	/* control.tar needs dir/DEBIAN, and names it */
 	zd_err_clear(&err);
-	ck_assert_int_eq(zd_tarbuild_control(zd_test_tmpdir, &o, &sink, NULL,
+	ck_assert_int_eq(zd_tar_build_control(zd_test_tmpdir, &o, &sink, NULL,
 	                                     &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_msg(strstr(err.msg, "/DEBIAN'") != NULL, "%s", err.msg);
@@ -284,7 +284,7 @@ START_TEST(test_tarbuild_not_a_dir)
 
 	snprintf(file, sizeof(file), "%s/file", zd_test_tmpdir);
 	zd_test_write_file(file, "x", 1);
-	ck_assert_int_eq(zd_tarbuild_data(file, &o, &sink, NULL, &err), -1);
+	ck_assert_int_eq(zd_tar_build_data(file, &o, &sink, NULL, &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_USAGE);
 	ck_assert_msg(strstr(err.msg, "is not a directory") != NULL &&
 	              strstr(err.msg, file) != NULL, "%s", err.msg);
@@ -303,13 +303,13 @@ START_TEST(test_tarbuild_newline)
 
 	snprintf(path, sizeof(path), "%s/a\nb", zd_test_tmpdir);
 	zd_test_write_file(path, "x", 1);
-	ck_assert_int_eq(zd_tarbuild_data(zd_test_tmpdir, &o, &sink, NULL, &err),
-	                 -1);
+	ck_assert_int_eq(zd_tar_build_data(zd_test_tmpdir, &o, &sink, NULL,
+	                                   &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_FORMAT);
 	ck_assert_str_eq(err.msg, "newline not allowed in pathname './a\nb'");
 	o.nocheck = true;
-	ck_assert_zd_ok(zd_tarbuild_data(zd_test_tmpdir, &o, &sink, NULL, &err),
-	                &err);
+	ck_assert_zd_ok(zd_tar_build_data(zd_test_tmpdir, &o, &sink, NULL,
+	                                  &err), &err);
 	close(fd);
 }
 END_TEST
@@ -328,19 +328,19 @@ START_TEST(test_tarhdr_numbers)
 		0x80, 0, 0, 0, 0, 0x2d, 0xc6, 0xc0,
 	};
 
-	ck_assert(zd_tarhdr_put_num(f, 8, false, 0644));
+	ck_assert(zd_tar_header_put_num(f, 8, false, 0644));
 	ck_assert_mem_eq(f, "0000644", 8);
-	ck_assert(zd_tarhdr_put_num(f, 12, false, UINT64_C(077777777777)));
+	ck_assert(zd_tar_header_put_num(f, 12, false, UINT64_C(077777777777)));
 	ck_assert_mem_eq(f, "77777777777", 12);
-	ck_assert(zd_tarhdr_put_num(f, 12, false, UINT64_C(9) << 30));
+	ck_assert(zd_tar_header_put_num(f, 12, false, UINT64_C(9) << 30));
 	ck_assert_mem_eq(f, size9g, 12);
-	ck_assert(zd_tarhdr_put_num(f, 12, true, (uint64_t)(int64_t)-1000));
+	ck_assert(zd_tar_header_put_num(f, 12, true, (uint64_t)(int64_t)-1000));
 	ck_assert_mem_eq(f, minus1000, 12);
-	ck_assert(zd_tarhdr_put_num(f, 8, false, 2097151));
+	ck_assert(zd_tar_header_put_num(f, 8, false, 2097151));
 	ck_assert_mem_eq(f, "7777777", 8);
-	ck_assert(zd_tarhdr_put_num(f, 8, false, 3000000));
+	ck_assert(zd_tar_header_put_num(f, 8, false, 3000000));
 	ck_assert_mem_eq(f, uid3m, 8);
-	ck_assert(!zd_tarhdr_put_num(f, 8, false, UINT64_C(1) << 56));
+	ck_assert(!zd_tar_header_put_num(f, 8, false, UINT64_C(1) << 56));
 }
 END_TEST
 

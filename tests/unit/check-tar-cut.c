@@ -46,7 +46,8 @@ static void
 put_long(struct tarbuf *t, char type, const char *s)
 {
 	ck_assert_uint_le(t->len + BLK, MAXTAR);
-	zd_tarhdr_longlink(type, strlen(s) + 1, "root", "root", t->b + t->len);
+	zd_tar_header_longlink(type, strlen(s) + 1, "root", "root",
+	                       t->b + t->len);
 	t->len += BLK;
 	put_data(t, s, strlen(s) + 1);
 }
@@ -76,7 +77,7 @@ member(struct tarbuf *t, char type, const char *name, const char *link,
 	if (strlen(name) > ZD_TAR_NAME_SIZE)
 		put_long(t, ZD_TAR_LONGNAME, name);
 	ck_assert_uint_le(t->len + BLK, MAXTAR);
-	ck_assert(zd_tarhdr_encode(&h, t->b + t->len));
+	ck_assert(zd_tar_header_encode(&h, t->b + t->len));
 	t->len += BLK;
 	if (type == ZD_TAR_REG && size > 0) {
 		t->reg[t->nreg].start = t->len;
@@ -350,7 +351,7 @@ START_TEST(test_tar_cut_sizes)
 	h.uname = h.gname = "root";
 	h.size = UINT64_C(1) << 40;	/* base-256 */
 	memset(t, 0, sizeof(*t));
-	ck_assert(zd_tarhdr_encode(&h, t->b));
+	ck_assert(zd_tar_header_encode(&h, t->b));
 	zd_tar_cut_init(&c);
 	n = zd_tar_cut_feed(&c, t->b, 4 * BLK, (UINT64_C(1) << 40) - 5,
 	                    &found);
@@ -360,7 +361,7 @@ START_TEST(test_tar_cut_sizes)
 	ck_assert_uint_eq(c.data_end, BLK + (UINT64_C(1) << 40));
 	/* a size that cannot be padded: not followed */
 	h.size = UINT64_MAX - 100;
-	ck_assert(zd_tarhdr_encode(&h, t->b));
+	ck_assert(zd_tar_header_encode(&h, t->b));
 	zd_tar_cut_init(&c);
 	zd_tar_cut_feed(&c, t->b, BLK, 0, &found);
 	ck_assert_int_eq(c.state, ZD_TAR_CUT_NONE);

@@ -21,7 +21,7 @@ START_TEST(test_extract_safepath_ok)
 	struct zd_error err = ZD_ERROR_INIT;
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(*good); i++)
-		ck_assert_zd_ok(zd_safepath_check(good[i], &err), &err);
+		ck_assert_zd_ok(zd_tar_safepath_check(good[i], &err), &err);
 }
 END_TEST
 
@@ -34,7 +34,7 @@ START_TEST(test_extract_safepath_refused)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		struct zd_error err = ZD_ERROR_INIT;
 
-		ck_assert_int_eq(zd_safepath_check(bad[i], &err), -1);
+		ck_assert_int_eq(zd_tar_safepath_check(bad[i], &err), -1);
 		ck_assert_int_eq(err.code, ZD_E_FORMAT);
 		if (bad[i][0] != '\0')
 			ck_assert_msg(strstr(err.msg, bad[i]) != NULL,
@@ -44,7 +44,7 @@ START_TEST(test_extract_safepath_refused)
 }
 END_TEST
 
-/* Extracts T/in.tar into T/out with o; returns zd_extract_tar's result. */
+/* Extracts T/in.tar into T/out with o; returns zd_tar_extract's result. */
 static int
 extract_tmp_opts(const struct zd_extract_opts *o, struct zd_error *err)
 {
@@ -56,7 +56,7 @@ extract_tmp_opts(const struct zd_extract_opts *o, struct zd_error *err)
 	ck_assert_int_ge(fd, 0);
 	snprintf(path, sizeof(path), "%s/out", zd_test_tmpdir);
 	mkdir(path, 0755);
-	rc = zd_extract_tar(fd, path, o, err);
+	rc = zd_tar_extract(fd, path, o, err);
 	close(fd);
 	return rc;
 }

@@ -16,8 +16,8 @@ START_TEST(test_archive_load_missing)
 	struct zd_archive_fns fns;
 
 	memset(&fns, 0, sizeof(fns));
-	ck_assert_int_eq(zd_archive_load("libzdeb-no-such.so.0", &fns, &err),
-	                 -1);
+	ck_assert_int_eq(zd_tar_libarchive_load("libzdeb-no-such.so.0", &fns,
+	                                        &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_IO);
 	ck_assert_msg(strstr(err.msg, "cannot load libarchive "
 	                     "(libzdeb-no-such.so.0)") != NULL, "%s", err.msg);
@@ -32,7 +32,7 @@ START_TEST(test_archive_load_wrong_library)
 	struct zd_archive_fns fns;
 
 	memset(&fns, 0, sizeof(fns));
-	ck_assert_int_eq(zd_archive_load("libc.so.6", &fns, &err), -1);
+	ck_assert_int_eq(zd_tar_libarchive_load("libc.so.6", &fns, &err), -1);
 	ck_assert_msg(strstr(err.msg, "no symbol archive_") != NULL, "%s",
 	              err.msg);
 	ck_assert_ptr_null(fns.fn_archive_read_new);
@@ -54,7 +54,7 @@ START_TEST(test_archive_tar_reader)
 	                            ">d/f && tar -cf t.tar --format=gnu d/f",
 	                            zd_test_tmpdir), 0);
 	tar = zd_test_read_file(zd_test_path("t.tar"), &len);
-	a = zd_archive_tar_reader(&err);
+	a = zd_tar_libarchive_tar_reader(&err);
 	ck_assert_msg(a != NULL, "%s", err.msg);
 #define ZD_ARCHIVE_SET(f) \
 	ck_assert_msg(zd_archive_fns.fn_##f != NULL, "%s not loaded", #f);

@@ -27,7 +27,7 @@ START_TEST(test_list_matches_tar)
 	fd = open(path, O_RDONLY);
 	snprintf(path, sizeof(path), "%s/got.txt", zd_test_tmpdir);
 	out = fopen(path, "w");
-	ck_assert_zd_ok(zd_list_tar(fd, out, (locale_t)0, &err), &err);
+	ck_assert_zd_ok(zd_tar_list(fd, out, (locale_t)0, &err), &err);
 	fclose(out);
 	close(fd);
 	ck_assert_int_eq(zd_test_sh("cmp '%s/want.txt' '%s/got.txt'",
@@ -35,7 +35,7 @@ START_TEST(test_list_matches_tar)
 }
 END_TEST
 
-/* Lists in.tar with zd_list_tar in locale lname and cmp with tar -tv. */
+/* Lists in.tar with zd_tar_list in locale lname and cmp with tar -tv. */
 static void
 cmp_listing(const char *lname)
 {
@@ -50,7 +50,7 @@ cmp_listing(const char *lname)
 	fd = open(zd_test_path("in.tar"), O_RDONLY);
 	ck_assert_int_ge(fd, 0);
 	out = fopen(zd_test_path("got.txt"), "w");
-	ck_assert_zd_ok(zd_list_tar(fd, out, loc, &err), &err);
+	ck_assert_zd_ok(zd_tar_list(fd, out, loc, &err), &err);
 	fclose(out);
 	close(fd);
 	freelocale(loc);

@@ -284,7 +284,7 @@ write_tar(const struct names *n, const char *path)
 		             ZD_TAR_BLOCK;
 
 		if (len > ZD_TAR_NAME_SIZE) {
-			zd_tarhdr_longlink(ZD_TAR_LONGNAME, len, "root",
+			zd_tar_header_longlink(ZD_TAR_LONGNAME, len, "root",
 			                   "root", blk);
 			ck_assert_uint_eq(fwrite(blk, 1, sizeof(blk), f),
 			                  sizeof(blk));
@@ -292,7 +292,7 @@ write_tar(const struct names *n, const char *path)
 			memset(blk, 0, sizeof(blk));
 			ck_assert_uint_eq(fwrite(blk, 1, pad, f), pad);
 		}
-		ck_assert(zd_tarhdr_encode(&h, blk));
+		ck_assert(zd_tar_header_encode(&h, blk));
 		ck_assert_uint_eq(fwrite(blk, 1, sizeof(blk), f), sizeof(blk));
 		s += len + 1;
 	}

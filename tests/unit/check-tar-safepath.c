@@ -27,10 +27,10 @@ START_TEST(test_safepath_normalize)
 	struct zd_error err = ZD_ERROR_INIT;
 	char out[ZD_SAFEPATH_MAX];
 
-	ck_assert_zd_ok(zd_safepath_normalize(good[_i].in, out, sizeof(out),
+	ck_assert_zd_ok(zd_tar_safepath_normalize(good[_i].in, out, sizeof(out),
 	                                      &err), &err);
 	ck_assert_str_eq(out, good[_i].out);
-	ck_assert_zd_ok(zd_safepath_check(good[_i].in, &err), &err);
+	ck_assert_zd_ok(zd_tar_safepath_check(good[_i].in, &err), &err);
 }
 END_TEST
 
@@ -53,7 +53,7 @@ START_TEST(test_safepath_refused)
 	struct zd_error err = ZD_ERROR_INIT;
 	char out[ZD_SAFEPATH_MAX];
 
-	ck_assert_int_eq(zd_safepath_normalize(bad[_i].in, out, sizeof(out),
+	ck_assert_int_eq(zd_tar_safepath_normalize(bad[_i].in, out, sizeof(out),
 	                                       &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_FORMAT);
 	ck_assert_msg(strstr(err.msg, bad[_i].why) != NULL, "%s: %s",
@@ -63,7 +63,7 @@ START_TEST(test_safepath_refused)
 		              "message does not name '%s': %s", bad[_i].in,
 		              err.msg);
 	err = (struct zd_error)ZD_ERROR_INIT;
-	ck_assert_int_eq(zd_safepath_check(bad[_i].in, &err), -1);
+	ck_assert_int_eq(zd_tar_safepath_check(bad[_i].in, &err), -1);
 }
 END_TEST
 
@@ -74,16 +74,16 @@ START_TEST(test_safepath_limits)
 
 	memset(name, 'a', 300);
 	name[300] = '\0';
-	ck_assert_int_eq(zd_safepath_normalize(name, out, sizeof(out), &err),
-	                 -1);
+	ck_assert_int_eq(zd_tar_safepath_normalize(name, out, sizeof(out),
+	                                           &err), -1);
 	ck_assert_int_eq(err.code, ZD_E_LIMIT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "component too long"));
 	err = (struct zd_error)ZD_ERROR_INIT;
-	ck_assert_int_eq(zd_safepath_normalize("abcdefgh/ijklmnop", out,
+	ck_assert_int_eq(zd_tar_safepath_normalize("abcdefgh/ijklmnop", out,
 	                                       sizeof(out), &err), -1);
 	ck_assert_ptr_nonnull(strstr(err.msg, "path too long"));
 	/* Exactly fitting: 15 bytes and the NUL. */
-	ck_assert_zd_ok(zd_safepath_normalize("./abcdefg/ijklmno", out,
+	ck_assert_zd_ok(zd_tar_safepath_normalize("./abcdefg/ijklmno", out,
 	                                      sizeof(out), &err), &err);
 	ck_assert_str_eq(out, "abcdefg/ijklmno");
 }
@@ -94,9 +94,9 @@ START_TEST(test_safepath_split)
 	char a[] = "usr/bin/x", b[] = "top";
 	const char *dir;
 
-	ck_assert_str_eq(zd_safepath_split(a, &dir), "x");
+	ck_assert_str_eq(zd_tar_safepath_split(a, &dir), "x");
 	ck_assert_str_eq(dir, "usr/bin");
-	ck_assert_str_eq(zd_safepath_split(b, &dir), "top");
+	ck_assert_str_eq(zd_tar_safepath_split(b, &dir), "top");
 	ck_assert_str_eq(dir, "");
 }
 END_TEST

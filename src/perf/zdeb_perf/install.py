@@ -16,8 +16,10 @@ import time
 
 from . import report
 from . import stages as stage_runs
+from . import stats
 from .common import (PerfError, find_iotrace, find_zdeb, note, run_quiet,
                      timed)
+from .gate import REDO, Gate, default_max_load
 from .iotrace import breakdown, main_dpkg_pid, parse_trace
 from .machine import (can_drop_caches, disk_model, drop_caches,
                       machine_info)
@@ -38,6 +40,8 @@ VARIANT_ARGS = {
 ALL_MODES = ["default", "unsafe-io", "eatmydata"]
 ALL_BACKENDS = ["stock", "zdeb"]
 HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+# Stage runs (tar -t, md5, decode) with --runs auto.
+STAGE_RUNS = 3
 
 
 def cpu_time(run):
@@ -63,7 +67,7 @@ class Install:
         self.notes = []
         self.details = []
         self.perf = {}
-        self.drift = []
+        self.gate = None
         self.overhead = []
         self.load_start = list(os.getloadavg())
 
@@ -186,11 +190,14 @@ class Install:
     def stage_decode(self, backend, debs):
         return stage_runs.decode(self.backend_path[backend],
                                  self.backend_env_path[backend], debs,
-                                 self.a.runs)
+                                 self.stage_runs())
 
     def decoded_bytes(self, backend, deb):
         return stage_runs.decoded_bytes(self.backend_path[backend],
                                         self.backend_env_path[backend], deb)
+
+    def stage_runs(self):
+        return self.a.runs or STAGE_RUNS
 
     # one install
     def init_root(self, root):
@@ -216,7 +223,8 @@ class Install:
     def one_run(self, debs, backend, mode, cache, trace, perf_out=None,
                 traced=True):
         """One install on a fresh scratch file system.  Returns (status,
-        wall, rusage, dpkg's output, the sync after it)."""
+        wall, rusage, dpkg's output, the sync after it, the quiet gate's
+        record of the run or None)."""
         root = self.fs.fresh()
         try:
             adm = self.init_root(root)
@@ -246,11 +254,15 @@ class Install:
                      env=dict(os.environ,
                               PATH=self.backend_env_path[backend]))
             log = os.path.join(self.work, "dpkg.log")
+            gate = self.gate if self.gate and not perf_out else None
             with open(log, "w") as out:
+                tok = gate.begin() if gate else None
                 rc, wall, ru = timed(cmd, env=env, stdout=out,
                                      stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL,
                                      new_session=True, nice=self.a.nice)
+                grec = gate.end(tok, wall, ru.ru_utime + ru.ru_stime) \
+                    if gate else None
             t0 = time.monotonic()
             os.sync()
             sync_after = time.monotonic() - t0
@@ -258,7 +270,7 @@ class Install:
                 text = fh.read()
         finally:
             self.fs.release()
-        return rc, wall, ru, text, sync_after
+        return rc, wall, ru, text, sync_after, grec
 
     def main(self):
         """run(), then the scratch file system is undone and the work
@@ -308,8 +320,6 @@ class Install:
             gnuplot_term(a.plot)
         if a.nice < 0 and os.geteuid() != 0:
             raise PerfError("--nice below 0 needs root")
-        if a.drift_threshold < 0:
-            raise PerfError("--drift-threshold must not be negative")
         if "eatmydata" in a.modes and not shutil.which("eatmydata"):
             raise PerfError("mode eatmydata needs the eatmydata command")
         if not shutil.which("dpkg"):
@@ -352,27 +362,64 @@ class Install:
             return cfg
         return configs[0]
 
-    def new_run(self, label, cfg, i):
+    def new_run(self, label, cfg, i, role):
         c, m, v, b = cfg
         return {"input": label, "variant": v, "backend": b, "mode": m,
-                "cache": c, "run": i, "status": "failed", "error": "",
-                "elapsed_s": None, "user_s": None, "sys_s": None,
-                "cpu_pct": None, "max_rss_kb": None, "minflt": None,
-                "majflt": None, "inblock": None, "oublock": None,
-                "load1": round(os.getloadavg()[0], 2),
-                "drift_pct": None, "drift_flag": False, "breakdown": None}
+                "cache": c, "run": i, "role": role, "status": "failed",
+                "error": "", "elapsed_s": None, "user_s": None,
+                "sys_s": None, "cpu_pct": None, "max_rss_kb": None,
+                "minflt": None, "majflt": None, "inblock": None,
+                "oublock": None, "load1_before": None, "load1_after": None,
+                "steal_pct": None, "kthreads_pct": None, "others_pct": None,
+                "loaded": False,
+                "discarded": False, "breakdown": None}
+
+    def gated_run(self, label, cfg, i, role="run"):
+        """timed_run, again (at most REDO more times) while the quiet gate
+        discards it; every attempt is kept in self.runs.  Returns the
+        last."""
+        for attempt in range(REDO + 1):
+            run = self.timed_run(label, cfg, i, role=role)
+            self.runs.append(run)
+            if not run["discarded"]:
+                break
+            c, m, v, b = cfg
+            note("round %d: %s %s %s %s: other processes took %.0f %% of "
+                 "a core: discarded%s" % (
+                     i, v, b, m, c, run["others_pct"],
+                     ", run again" if attempt < REDO else ""))
+        return run
+
+    def untraced(self, label, cfg, i):
+        """--overhead: the baseline once more, without the tracer; in
+        self.runs (role "untraced") and in self.overhead beside the
+        round's traced baseline run."""
+        run = self.timed_run(label, cfg, i, traced=False, role="untraced")
+        self.runs.append(run)
+        traced = [r for r in self.runs if r["run"] == i and
+                  r["role"] == "run" and not r["discarded"] and
+                  (r["cache"], r["mode"], r["variant"], r["backend"]) ==
+                  cfg]
+        if traced:
+            self.overhead.append({
+                "round": i, "traced_s": traced[-1]["elapsed_s"],
+                "untraced_s": run["elapsed_s"],
+                "traced_cpu_s": cpu_time(traced[-1]),
+                "untraced_cpu_s": cpu_time(run)})
 
     def timed_run(self, label, cfg, i, traced=True, role="run"):
         """One run of configuration cfg in round i, as a run record; its
-        details (when traced) say its role: "run", or "control-last" for
-        the control's second run of the round."""
+        role is "run", or "aa" for the baseline's second run of the round
+        (the A/A comparison), or "untraced" (--overhead)."""
         c, m, v, b = cfg
-        run = self.new_run(label, cfg, i)
+        run = self.new_run(label, cfg, i, role)
         if c == "cold" and not self.cold_ok:
             run["error"] = self.cold_why
             return run
-        rc, wall, ru, text, sync_after = self.one_run(
+        rc, wall, ru, text, sync_after, grec = self.one_run(
             self.vdebs[v], b, m, c, self.trace, traced=traced)
+        if grec:
+            run.update(grec)
         run.update({
             "elapsed_s": round(wall, 6),
             "user_s": round(ru.ru_utime, 6),
@@ -408,6 +455,7 @@ class Install:
             run["breakdown"] = bd
             det.update({"variant": v, "backend": b, "mode": m,
                         "cache": c, "run": i, "role": role,
+                        "discarded": run["discarded"],
                         "sync_after_s": round(sync_after, 6)})
             self.details.append(det)
         else:
@@ -417,6 +465,10 @@ class Install:
     def run(self):
         a = self.a
         self.check_args()
+        if a.pairs:
+            # Only the variants of the pairs are made and run.
+            used = {pr.partition("/")[0] for pr in a.pairs}
+            a.variants = [v for v in a.variants if v in used]
         if not self.iotrace:
             self.notes.append("zdeb-iotrace.so not found: no breakdown "
                               "(only other_s is not 0)")
@@ -459,20 +511,21 @@ class Install:
             "cold_cache": ("possible" if self.cold_ok else self.cold_why)
             if "cold" in a.cache else "not requested",
             "action": a.action,
-            "runs_per_config": a.runs,
+            "runs_per_config": a.runs if a.runs else "auto",
             "iotrace": self.iotrace or "not found",
             "perf": perf_status,
             "fs": fsinfo,
             "nice": a.nice,
             "load_avg_start": self.load_start,
-            "loaded": self.load_start[0] >= report.LOADED_AT,
+            "loaded": self.load_start[0] >= (
+                a.max_load or default_max_load(os.cpu_count())),
         }
         self.machine = machine_info(self.fs.base, self.zdeb, extra)
         for k in ("filesystem", "mount_source", "mount_options", "disk"):
             self.machine[k] = fsinfo.get(k, "unknown")
 
         note("stage runs: tar parse and md5")
-        stages, self.md5_impl = stage_runs.tar_md5(tars, a.runs)
+        stages, self.md5_impl = stage_runs.tar_md5(tars, self.stage_runs())
         dec = {}
         verify = {}
         for v in a.variants:
@@ -488,43 +541,54 @@ class Install:
         self.machine["md5_stage"] = self.md5_impl
         self.dec = dec
         self.trace = os.path.join(self.work, "iotrace.txt")
-        runs = []
         configs = [(c, m, v, b) for c in a.cache for m in a.modes
                    for v in a.variants for b in backends
                    if not a.pairs or "%s/%s" % (v, b) in a.pairs]
         if not configs:
             raise PerfError("no backend is available")
         control = self.control_config(configs)
-        order = [control] + [c for c in configs if c != control]
         self.control = control
-        for i in range(1, a.runs + 1):
-            load1 = round(os.getloadavg()[0], 2)
-            first = None
-            for cfg in order:
+        self.configs = configs
+        # A round: the baseline, half the others, the baseline again (the
+        # A/A comparison: drift within a round shows in it), the rest;
+        # rotated by one place per round.  Which of the baseline's two
+        # runs is the A/A one ("aa") alternates (stats.round_order), so
+        # that neither always follows the other or the same
+        # configuration, and each takes every position alike.
+        others = [c for c in configs if c != control]
+        half = len(others) // 2
+        seq = [(control, "run")] + [(c, "run") for c in others[:half]] + \
+            [(control, "aa")] + [(c, "run") for c in others[half:]]
+        self.gate = Gate(max_load=a.max_load, max_others_pct=a.max_others,
+                         wait=a.quiet_wait, allow_loaded=a.allow_loaded,
+                         start_load=self.load_start[0])
+        self.runs = []
+        total = "%d" % a.runs if a.runs else "auto"
+
+        def do_round(i):
+            g = self.gate.wait_quiet(i)
+            note("round %d/%s: load %.2f, other processes %.2f cores%s" % (
+                i, total, g["load1"], g["busy_cores"],
+                "" if g["quiet"] else
+                " (not quiet%s)" % (", --allow-loaded" if a.allow_loaded
+                                    else " after %.0f s" % g["waited_s"])))
+            for cfg, role in stats.round_order(seq, i):
                 c, m, v, b = cfg
-                note("run %d/%d: %s %s %s %s%s" % (
-                    i, a.runs, v, b, m, c,
-                    " (control, first)" if cfg == control else ""))
-                run = self.timed_run(label, cfg, i)
-                runs.append(run)
-                if cfg == control:
-                    first = run
-                    if a.overhead:
-                        note("run %d/%d: %s %s %s %s (control, untraced)"
-                             % (i, a.runs, v, b, m, c))
-                        u = self.timed_run(label, cfg, i, traced=False)
-                        self.overhead.append({
-                            "round": i, "traced_s": run["elapsed_s"],
-                            "untraced_s": u["elapsed_s"],
-                            "traced_cpu_s": cpu_time(run),
-                            "untraced_cpu_s": cpu_time(u)})
-            c, m, v, b = control
-            note("run %d/%d: %s %s %s %s (control, last)"
-                 % (i, a.runs, v, b, m, c))
-            last = self.timed_run(label, control, i, role="control-last")
-            self.drift.append(report.round_drift(
-                i, first, last, a.drift_threshold, load1))
-        report.flag_drift(runs, self.drift)
+                note("round %d/%s: %s %s %s %s%s" % (
+                    i, total, v, b, m, c,
+                    " (baseline again, A/A)" if role == "aa" else
+                    " (baseline)" if cfg == control else ""))
+                self.gated_run(label, cfg, i, role=role)
+                if cfg == control and role == "run" and a.overhead:
+                    note("round %d/%s: %s %s %s %s (baseline, untraced)"
+                         % (i, total, v, b, m, c))
+                    self.untraced(label, cfg, i)
+
+        self.rounds = stats.run_rounds(
+            do_round, lambda: report.live_comparisons(self),
+            target=a.target / 100.0, fixed=a.runs,
+            max_rounds=a.max_rounds, max_time=a.max_time)
+        runs = self.runs
         if a.perf and perf_status.startswith("available"):
             for v in a.variants:
                 for b in backends:

@@ -9,44 +9,84 @@ import csv
 import json
 import sys
 
+from . import stats
 from .common import fmt_s, median
+from .gate import REDO
 from .iotrace import BREAKDOWN_KEYS
 from .plot import plot_install
 
-RUN_KEYS = ["input", "variant", "backend", "mode", "cache", "run", "status",
-            "error", "elapsed_s", "user_s", "sys_s", "cpu_pct", "max_rss_kb",
-            "minflt", "majflt", "inblock", "oublock", "load1", "drift_pct",
-            "drift_flag", "breakdown"]
-# The 1-minute load average at which a run is said to be on a loaded
-# machine (zdeb-perf's own work not yet started).
-LOADED_AT = 0.5
+RUN_KEYS = ["input", "variant", "backend", "mode", "cache", "run", "role",
+            "status", "error", "elapsed_s", "user_s", "sys_s", "cpu_pct",
+            "max_rss_kb", "minflt", "majflt", "inblock", "oublock",
+            "load1_before", "load1_after", "steal_pct", "kthreads_pct",
+            "others_pct", "loaded", "discarded", "breakdown"]
+GATE_KEYS = ["load1_before", "load1_after", "steal_pct", "kthreads_pct",
+             "others_pct", "loaded", "discarded"]
 
 
-def round_drift(rnd, first, last, threshold_pct, load1):
-    """The control's drift in one round: its last run against its first.
-    first and last are run records; flagged when both ran and the
-    elapsed times differ by more than threshold_pct of the first (as
-    printed, to 0.1 %)."""
-    d = {"round": rnd, "first_s": first["elapsed_s"] if first else None,
-         "last_s": last["elapsed_s"] if last else None, "drift_pct": None,
-         "flagged": False, "load1": load1}
-    if first and last and first["status"] == "ok" and \
-            last["status"] == "ok" and first["elapsed_s"] > 0:
-        pct = 100.0 * (last["elapsed_s"] - first["elapsed_s"]) / \
-            first["elapsed_s"]
-        d["drift_pct"] = round(pct, 1)
-        d["flagged"] = abs(d["drift_pct"]) > threshold_pct
-    return d
+def cfg_name(cfg):
+    """(cache, mode, variant, backend) -> "variant/backend/mode/cache"."""
+    c, m, v, b = cfg
+    return "%s/%s/%s/%s" % (v, b, m, c)
 
 
-def flag_drift(runs, drift):
-    """Gives every run its round's control drift and flag."""
-    by_round = {d["round"]: d for d in drift}
-    for r in runs:
-        d = by_round.get(r["run"])
-        if d is not None:
-            r["drift_pct"] = d["drift_pct"]
-            r["drift_flag"] = d["flagged"]
+def run_cfg(r):
+    return (r["cache"], r["mode"], r["variant"], r["backend"])
+
+
+def accepted(r):
+    """A run that counts: it succeeded and the quiet gate kept it."""
+    return r["status"] == "ok" and not r["discarded"]
+
+
+def round_values(runs, cfg, role="run"):
+    """{round: elapsed_s} of cfg's accepted runs of this role (the last
+    of a round, should there be two)."""
+    return {r["run"]: r["elapsed_s"] for r in runs
+            if run_cfg(r) == cfg and r["role"] == role and accepted(r)}
+
+
+def comparisons(runs, configs, control):
+    """(the A/A comparison, the others) from the run records: every
+    configuration against the baseline's variant and backend in its own
+    mode and cache; zdeb against stock for the same variant, mode and
+    cache where that is not already one of them.  A comparison with a
+    side that has no accepted run is left out."""
+    vals = {c: round_values(runs, c) for c in configs}
+    aa = stats.compare(cfg_name(control),
+                       vals.get(control, {}), cfg_name(control) + "#2",
+                       round_values(runs, control, "aa"))
+    out = []
+    pairs = []
+    for cfg in configs:
+        c, m, v, b = cfg
+        base = (c, m, control[2], control[3])
+        if cfg != base and base in vals:
+            pairs.append((base, cfg))
+    for cfg in configs:
+        c, m, v, b = cfg
+        st = (c, m, v, "stock")
+        if b == "zdeb" and st in vals and (st, cfg) not in pairs:
+            pairs.append((st, cfg))
+    for x, y in pairs:
+        if vals[x] and vals[y]:
+            out.append(stats.compare(cfg_name(x), vals[x], cfg_name(y),
+                                     vals[y]))
+    return aa, out
+
+
+def live_comparisons(res):
+    """Every comparison the convergence rule watches, the A/A one first
+    (once the baseline has run).  While none has a paired round yet but
+    the baseline has run successfully (the gate discarded it), the A/A
+    one is watched anyway, unconverged, so that the loop goes on instead
+    of stopping with nothing-to-compare after one busy round."""
+    aa, cmps = comparisons(res.runs, res.configs, res.control)
+    live = [x for x in [aa] + cmps if x["rounds"]]
+    if not live and any(r["status"] == "ok" and
+                        run_cfg(r) == res.control for r in res.runs):
+        return [aa]
+    return live
 
 
 def spread(xs):
@@ -60,6 +100,8 @@ def groups(runs):
     out = []
     seen = {}
     for r in runs:
+        if r["role"] != "run":
+            continue
         k = (r["variant"], r["backend"], r["mode"], r["cache"])
         if k not in seen:
             seen[k] = []
@@ -71,7 +113,8 @@ def groups(runs):
 def summary_rows(res):
     rows = []
     for k, rs in groups(res.runs):
-        ok = [r for r in rs if r["status"] == "ok"]
+        ok = [r for r in rs if accepted(r)]
+        rs = [r for r in rs if not r["discarded"]]
         row = {"variant": k[0], "backend": k[1], "mode": k[2],
                "cache": k[3], "n_ok": len(ok), "n": len(rs)}
         if not ok:
@@ -84,7 +127,7 @@ def summary_rows(res):
         row["min"] = min(el)
         row["max"] = max(el)
         row["spread"] = spread(el)
-        row["n_flagged"] = sum(1 for r in ok if r["drift_flag"])
+        row["n_loaded"] = sum(1 for r in ok if r["loaded"])
         for f in ("user_s", "sys_s", "cpu_pct", "max_rss_kb"):
             row[f] = median([r[f] for r in ok])
         for bk in BREAKDOWN_KEYS:
@@ -94,7 +137,8 @@ def summary_rows(res):
         row["dec_cpu"] = dc
         syncs = [d["sync_after_s"] for d in res.details
                  if (d["variant"], d["backend"], d["mode"],
-                     d["cache"]) == k and d["role"] == "run"]
+                     d["cache"]) == k and d["role"] == "run" and
+                 not d["discarded"]]
         row["sync_after"] = median(syncs)
         rows.append(row)
     return rows
@@ -104,15 +148,135 @@ def fmt_load(xs):
     return " ".join("%.1f" % x for x in xs)
 
 
+def fmt_cmp(c, width):
+    if c["ratio"] is None:
+        return "%-*s %-*s %6s  no paired round" % (width, c["b"], width,
+                                                 c["a"], "-")
+    ci = c["ci95"]
+    hw = stats.half_width(c)
+    return "%-*s %-*s %5.2fx  %-14s %6s %6d" % (
+        width, c["b"], width, c["a"], c["ratio"],
+        "[%.2f-%.2f]" % tuple(ci) if ci else "undefined",
+        "%.1f" % (100 * hw) if hw is not None else "-", c["rounds"])
+
+
+def aa_verdict(aa):
+    ok = stats.aa_ok(aa)
+    if ok is None:
+        return ("A/A: interval undefined with %d paired round(s) (6 or "
+                "more needed): no ratio here is to be quoted"
+                % aa["rounds"])
+    if ok:
+        return "A/A: its interval contains 1.00: the rounds agree with " \
+            "themselves"
+    return ("A/A: NOT TRUSTWORTHY: the baseline against itself is "
+            "[%.2f-%.2f], without 1.00: the intervals missed (by chance, "
+            "or the rounds are not alike); do not quote these ratios"
+            % tuple(aa["ci95"]))
+
+
+def comparison_lines(res):
+    """The comparisons with their intervals, the A/A verdict, the rounds
+    and the quiet gate."""
+    a = res.a
+    aa, cmps = comparisons(res.runs, res.configs, res.control)
+    rd = res.rounds
+    g = res.gate
+    width = max([len(c["b"]) for c in cmps] + [len(aa["b"]) + 6, 10])
+    lines = ["comparisons: ratio = median over rounds of (time of a) / "
+             "(time of b), above 1: b is faster; 95 % interval of that "
+             "median from order statistics (distribution-free)"]
+    hdr = "%-*s %-*s %6s  %-14s %6s %6s" % (
+        width, "b", width, "a", "ratio", "95 % interval", "+-%", "rounds")
+    lines.append(hdr)
+    lines.append("-" * len(hdr))
+    aa_line = dict(aa, b=aa["b"] + " (A/A)")
+    lines.append(fmt_cmp(aa_line, width))
+    for c in cmps:
+        lines.append(fmt_cmp(c, width))
+    lines.append(aa_verdict(aa))
+    if a.runs:
+        how = "--runs %d" % a.runs
+    else:
+        how = ("--runs auto until every half-width is at most %g %% "
+               "(--max-rounds %d, --max-time %g s): stopped by %s"
+               % (a.target, a.max_rounds, a.max_time, rd["stopped_by"]))
+    lines.append("rounds: %d in %.0f s (%s)%s" % (
+        rd["rounds"], rd["elapsed_s"], how,
+        "; not converged: " + ", ".join(rd["not_converged"])
+        if rd["not_converged"] else ""))
+    runs = [r for r in res.runs if r["others_pct"] is not None]
+    disc = sum(1 for r in runs if r["discarded"])
+    unquiet = [x for x in g.rounds if not x["quiet"]]
+    lines.append("quiet gate: load below %g (%g per core) before round 1 "
+                 "and below %g busy cores before each round, waiting at "
+                 "most %g s: %d of %d round(s) started not quiet; runs "
+                 "where other processes took over %g %% of a core: %s; "
+                 "median per run: others %.1f %%, kernel threads %.1f %%, "
+                 "steal %.1f %% of a core"
+                 % (g.max_load, g.max_load / g.cores, g.max_load, g.wait,
+                    len(unquiet), len(g.rounds), g.max_others_pct,
+                    "%d kept (--allow-loaded)"
+                    % sum(1 for r in runs if r["loaded"])
+                    if a.allow_loaded else
+                    "%d discarded and run again (at most %d times)"
+                    % (disc, REDO),
+                    median([r["others_pct"] for r in runs]) or 0.0,
+                    median([r["kthreads_pct"] for r in runs]) or 0.0,
+                    median([r["steal_pct"] for r in runs]) or 0.0))
+    return lines
+
+
+def json_doc(res):
+    """The JSON document of an install run (zdeb-perf(1), JSON)."""
+    a = res.a
+    c, mo, v, b = res.control
+    aa, cmps = comparisons(res.runs, res.configs, res.control)
+    g = res.gate
+    aa = dict(aa, contains_1=stats.aa_ok(aa))
+    return {"machine": res.machine, "runs": res.runs,
+            "baseline": {"variant": v, "backend": b, "mode": mo,
+                         "cache": c},
+            "aa": aa, "comparisons": cmps,
+            "rounds": {"rounds": res.rounds["rounds"],
+                       "runs": a.runs if a.runs else "auto",
+                       "stopped_by": res.rounds["stopped_by"],
+                       "target_pct": a.target,
+                       "max_rounds": a.max_rounds,
+                       "max_time_s": a.max_time,
+                       "elapsed_s": res.rounds["elapsed_s"],
+                       "not_converged": res.rounds["not_converged"]},
+            "gate": {"max_load": g.max_load, "cores": g.cores,
+                     "quiet_wait_s": g.wait,
+                     "max_others_pct": g.max_others_pct,
+                     "allow_loaded": g.allow_loaded,
+                     "rounds": g.rounds,
+                     "runs": [dict([("round", r["run"])] +
+                                   [(k, r[k]) for k in
+                                    ("variant", "backend", "mode",
+                                     "cache", "role")] +
+                                   [(k, r[k]) for k in GATE_KEYS])
+                              for r in res.runs
+                              if r["others_pct"] is not None]},
+            "overhead": res.overhead}
+
+
 def table(res):
     m = res.machine
     a = res.a
     fs = m["fs"]
     lines = []
+    g = res.gate
+    nrun = [r for r in res.runs if r["role"] in ("run", "aa")]
+    nloaded = sum(1 for r in nrun if r["loaded"])
     lines.append("zdeb-perf install: %s (%s tar bytes), dpkg --%s, "
-                 "%d run(s), median [min-max]"
+                 "%d round(s), median [min-max]%s"
                  % (",".join(m["inputs"]), m["tar_bytes"],
-                    a.action, a.runs))
+                    a.action, res.rounds["rounds"],
+                    "; LOADED RUNS KEPT (--allow-loaded: %d of %d runs had "
+                    "other processes above %g %% of a core)"
+                    % (nloaded, len(nrun), g.max_others_pct)
+                    if a.allow_loaded else ""))
     lines.append("machine: %s, %s cores, %d MiB, kernel %s; load average "
                  "%s at start, %s at end%s"
                  % (m["cpu_model"] or "cpu model unknown", m["cores"],
@@ -146,12 +310,17 @@ def table(res):
     for r in summary_rows(res):
         pre = "%-12s %-5s %-9s %-4s" % (r["variant"], r["backend"],
                                         r["mode"], r["cache"])
+        if r["n"] == 0:
+            lines.append("%s %20s  every run had other processes above "
+                         "%g %% of a core" % (pre, "DISCARDED",
+                                              res.gate.max_others_pct))
+            continue
         if r["n_ok"] == 0:
             lines.append("%s %20s  %s" % (pre, "FAILED",
                                           r.get("error", "")[:150]))
             continue
         el = "%.2f [%.2f-%.2f]%s" % (r["elapsed"], r["min"], r["max"],
-                                     "!" if r["n_flagged"] else " ")
+                                     "!" if r["n_loaded"] else " ")
         lines.append(
             "%s %20s %5.2fx %6.2f %6.2f %5.0f %7.1f | %s | %s %s %s%s"
             % (pre, el, r["spread"], r["user_s"], r["sys_s"],
@@ -162,33 +331,21 @@ def table(res):
                "" if r["n_ok"] == r["n"] else
                "  (%d of %d runs failed)" % (r["n"] - r["n_ok"], r["n"])))
     lines.append("")
-    c, mo, v, b = res.control
-    flagged = [d for d in res.drift if d["flagged"]]
-    lines.append("control %s/%s/%s/%s, first and last in each round: %s"
-                 % (v, b, mo, c, "; ".join(
-                     "%d: %s -> %s s (%s)" % (
-                         d["round"], fmt_s(d["first_s"], 0),
-                         fmt_s(d["last_s"], 0),
-                         "%+.1f %%" % d["drift_pct"]
-                         if d["drift_pct"] is not None else "n/a")
-                     for d in res.drift)))
-    lines.append("control drift above %g %% in %d of %d round(s)%s"
-                 % (a.drift_threshold, len(flagged), len(res.drift),
-                    ": their runs are marked '!' (drift_flag in the JSON)"
-                    if flagged else ""))
+    lines += comparison_lines(res)
     if res.overhead:
         tr = median([o["traced_s"] for o in res.overhead])
         un = median([o["untraced_s"] for o in res.overhead])
         tc = median([o["traced_cpu_s"] for o in res.overhead])
         uc = median([o["untraced_cpu_s"] for o in res.overhead])
         if tr and un and tc and uc:
-            lines.append("tracer overhead (control, median of %d rounds): "
+            lines.append("tracer overhead (baseline, median of %d rounds): "
                          "elapsed %.3f s traced, %.3f s untraced (%+.1f %%);"
                          " CPU (user+sys) %.3f s, %.3f s (%+.1f %%)"
                          % (len(res.overhead), tr, un,
                             100.0 * (tr - un) / un, tc, uc,
                             100.0 * (tc - uc) / uc))
-    lines.append("max/mn = slowest run / fastest run; breakdown = wall "
+    lines.append("'!' = loaded runs kept (--allow-loaded); "
+                 "max/mn = slowest run / fastest run; breakdown = wall "
                  "time on dpkg's critical path; decode = dpkg blocked on "
                  "the data pipe; decW/decCPU = stage run --fsys-tarfile "
                  ">/dev/null wall / user+sys (CPU > wall = multi-threaded "
@@ -214,14 +371,8 @@ def write_all(res):
     sys.stdout.flush()
     a = res.a
     if a.json:
-        c, mo, v, b = res.control
         with open(a.json, "w") as fh:
-            json.dump({"machine": res.machine, "runs": res.runs,
-                       "control": {"variant": v, "backend": b, "mode": mo,
-                                   "cache": c,
-                                   "threshold_pct": a.drift_threshold,
-                                   "rounds": res.drift},
-                       "overhead": res.overhead}, fh, indent=1)
+            json.dump(json_doc(res), fh, indent=1)
             fh.write("\n")
     if a.details:
         with open(a.details, "w") as fh:

@@ -1,0 +1,632 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""model - a scaling model of zdeb's parallel decode, checked against this
+machine: the per-segment decode times of one package on one core, the
+sink's rate and CPU cost, and the slow-down of concurrent decodes, fed to
+a simulation of the decoder's policy (lib/zseg-decode.c, sched.c, outq.c)
+for 1 to 64 cores.  See zdeb-perf(1), MODEL."""
+
+import fcntl
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from .common import PerfError, find_zdeb, median, note
+
+MIB = 1 << 20
+CHUNK = 256 << 10           # lib/zseg-decode.c CHUNK: a queued chunk
+MEM_BUDGET = 512 * MIB      # lib/zseg-decode.c MEM_BUDGET
+INF = float("inf")
+EPS = 1e-12
+
+
+class Sink:
+    """Where the decoded bytes go.  rate: bytes/s the sink takes at most
+    (its own wall-clock limit); w: the writer's CPU seconds per byte (a
+    decoder thread's time, as the workers write in order themselves);
+    c: the reader's CPU seconds per byte (another process, its own
+    core when one is free)."""
+
+    def __init__(self, name, rate=INF, w=0.0, c=0.0):
+        self.name = name
+        self.rate = rate
+        self.w = w
+        self.c = c
+
+    def __repr__(self):
+        return "Sink(%s, %.3g B/s, w=%.3g, c=%.3g)" % (
+            self.name, self.rate, self.w, self.c)
+
+
+def contention(k, alpha):
+    """A decode's speed with k decodes running at once, relative to one
+    alone: 1 / (1 + alpha (k - 1)), alpha fitted from nproc concurrent
+    single-thread decodes (memory bandwidth and shared caches)."""
+    return 1.0 / (1.0 + alpha * max(k - 1, 0))
+
+
+def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
+             window=None, budget=MEM_BUDGET, positional=False, park=0.0):
+    """Wall seconds to decode pieces of single-core decode times `times`
+    (s) and decoded sizes `sizes` (bytes) on `threads` workers (default:
+    cores) and `cores` CPUs into sink, as lib/zseg-decode.c does: piece i
+    starts on a free worker once fewer than `window` (threads + 1) pieces
+    are in flight (started and not yet fully written); its bytes queue up
+    to `budget` bytes in all (beyond, only the head piece decodes); the
+    head piece's bytes are written in order, as they come, by the worker
+    threads.  Rates are fluid between events: every runnable party gets
+    the same share when threads or cores are oversubscribed (decoders one
+    each, the writer w x rate, the reader c x rate).  One thread is one
+    streaming decoder writing as it goes, as decode_stream() is.
+
+    positional: the sink takes writes at offsets (a file, /dev/null:
+    zd_sink_fd_init's pwrite), so on two threads or more each worker
+    writes its own piece's bytes where they belong as it decodes them
+    (decode_pieces' "placed" path): a piece costs its worker its decode
+    plus its bytes' writing, and is done when its worker is; the window
+    still holds pieces until those before them are done.
+
+    park: CPU seconds per byte for writing bytes that waited in the queue
+    (parked chunks, out of the cache by then: read back from memory), on
+    top of the sink's w; bytes written as they are decoded cost w alone."""
+    n = len(times)
+    if n != len(sizes):
+        raise ValueError("times and sizes differ in length")
+    sink = sink or Sink("none")
+    threads = cores if threads is None else threads
+    threads = max(1, min(threads, n)) if n else 1
+    if n == 0:
+        return 0.0
+    window = threads + 1 if window is None else window
+    if threads <= 1:
+        park = 0.0
+    if positional and threads > 1:
+        park = 0.0      # no queue: each worker writes its own bytes
+        times = [t + u * sink.w for t, u in zip(times, sizes)]
+        sink = Sink(sink.name + " (placed)")
+    prog = [0.0] * n            # decoded fraction
+    wr = [0.0] * n              # bytes written
+    running = []                # pieces being decoded
+    nxt = 0                     # next piece to start
+    head = 0                    # first piece not fully written
+    t = 0.0
+    rate_b = [sizes[i] / times[i] if times[i] > 0 else INF
+              for i in range(n)]
+    guard = 0
+    while head < n:
+        guard += 1
+        if guard > 100 * n + 100000:
+            raise RuntimeError("simulation does not progress")
+        while (len(running) < threads and nxt < n and
+               nxt - head < window):
+            running.append(nxt)
+            nxt += 1
+        # pieces that take no time are done at once
+        for i in list(running):
+            if times[i] <= 0:
+                prog[i] = 1.0
+                running.remove(i)
+        queued = sum(prog[i] * sizes[i] - wr[i] for i in range(head, nxt))
+        full = queued >= budget - EPS
+        active = [i for i in running if not full or i == head]
+        k = len(active)
+        f = contention(k, alpha)
+        hbuf = prog[head] * sizes[head] - wr[head]
+        head_dec = head in active and prog[head] < 1.0
+        # the writer: at the sink's rate while the head has bytes queued,
+        # else as fast as the head piece decodes
+        wcost = sink.w
+        if hbuf > EPS:
+            wcost += park
+            want = min(sink.rate, 1.0 / wcost) if wcost > 0 else sink.rate
+        elif head_dec:
+            want = min(sink.rate, rate_b[head] * f)
+        else:
+            want = 0.0
+        if want == INF:
+            want_cpu_w = 0.0 if wcost == 0 else INF
+        else:
+            want_cpu_w = wcost * want
+        demand_t = k + want_cpu_w
+        demand_c = k + want_cpu_w + (sink.c * want if want < INF else 0.0)
+        s = 1.0
+        if demand_t > threads:
+            s = min(s, threads / demand_t)
+        if demand_c > cores:
+            s = min(s, cores / demand_c)
+        if want == INF:
+            # infinitely fast sink: the head's bytes leave as they come
+            wrate = INF
+        else:
+            wrate = want * s
+        drate = {i: rate_b[i] * f * s for i in active}
+        if hbuf <= EPS and head_dec and wrate != INF:
+            wrate = min(wrate, drate[head])
+        # the next event
+        dt = INF
+        for i in active:
+            if drate[i] > 0:
+                dt = min(dt, (1.0 - prog[i]) * sizes[i] / drate[i])
+        if wrate == INF:
+            dt_w = 0.0 if hbuf > EPS or (prog[head] >= 1.0) else INF
+        elif hbuf > EPS:
+            inflow = drate.get(head, 0.0) if prog[head] < 1.0 else 0.0
+            dt_w = hbuf / (wrate - inflow) if wrate > inflow else INF
+        elif prog[head] >= 1.0:
+            dt_w = 0.0
+        else:
+            dt_w = INF
+        dt = min(dt, dt_w)
+        if not full and budget < INF:
+            inflow = sum(drate.values()) - (wrate if wrate < INF else
+                                             drate.get(head, 0.0))
+            if inflow > EPS:
+                dt = min(dt, (budget - queued) / inflow)
+        if dt == INF:
+            raise RuntimeError("simulation stalled")
+        dt = max(dt, 0.0)
+        # advance
+        for i in active:
+            prog[i] = min(1.0, prog[i] + drate[i] * dt / sizes[i]
+                          if sizes[i] > 0 else 1.0)
+        if wrate == INF:
+            wr[head] = prog[head] * sizes[head]
+        else:
+            wr[head] = min(prog[head] * sizes[head],
+                           wr[head] + wrate * dt)
+        t += dt
+        for i in list(running):
+            if prog[i] >= 1.0 - 1e-12:
+                prog[i] = 1.0
+                running.remove(i)
+        while head < n and prog[head] >= 1.0 and \
+                wr[head] >= sizes[head] - 1e-6:
+            wr[head] = sizes[head]
+            head += 1
+        # in the real writer a finished head hands on to the next piece's
+        # queued chunks at once (outq.c): the loop continues there
+    return t
+
+
+def bound_of(times, sizes, cores, threads, sink, alpha, positional=False,
+             park=0.0):
+    """(wall, what bounds it): the simulation, then the same without the
+    sink's limits and without contention; the bound is what costs the
+    most, or "segments" when neither does and the wall is over 1.1 x the
+    total decode time over the threads (too few or unequal segments),
+    else "cores"."""
+    wall = simulate(times, sizes, cores, threads, sink, alpha,
+                    positional=positional, park=park)
+    no_sink = simulate(times, sizes, cores, threads, Sink("none"), alpha)
+    no_bw = simulate(times, sizes, cores, threads, sink, 0.0,
+                     positional=positional, park=park)
+    th = max(1, min(threads, len(times)))
+    ideal = sum(times) / th
+    costs = {"sink": wall - no_sink, "bandwidth": wall - no_bw}
+    name = max(costs, key=costs.get)
+    if costs[name] > 0.05 * wall:
+        return wall, name
+    if len(times) > 0 and wall > 1.1 * sum(times) / max(1, min(threads,
+                                                               cores)):
+        return wall, "segments"
+    return wall, "cores" if ideal > 0 else "-"
+
+
+# ---------------------------------------------------------------------
+# measuring
+
+def segment_times(zdeb, deb, runs):
+    """[(usize, csize, seconds)] per segment, the median of runs: the
+    decoding thread's CPU time, which the machine's other load hardly
+    changes (on a quiet machine it is the wall time)."""
+    per = []
+    for _ in range(runs):
+        r = subprocess.run([zdeb, "cat-data", "--segment-times", deb],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+        if r.returncode != 0:
+            raise PerfError("%s: %s" % (deb, r.stderr.strip()))
+        rows = [ln.split() for ln in r.stdout.splitlines()]
+        per.append([(int(x[1]), int(x[2]), float(x[4])) for x in rows])
+    out = []
+    for j in range(len(per[0])):
+        out.append((per[0][j][0], per[0][j][1],
+                    median([p[j][2] for p in per])))
+    return out
+
+
+def cpu_children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def cpu_self():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def run_to_sink(cmd, sink, scratch, stdin=None):
+    """Wall seconds of cmd writing its stdout into sink ("null", "file",
+    "pipe": into `cat` to /dev/null), and the reader's CPU seconds."""
+    c0 = cpu_children()
+    t0 = time.monotonic()
+    reader = None
+    if sink == "null":
+        with open(os.devnull, "wb") as out:
+            p = subprocess.Popen(cmd, stdin=stdin, stdout=out)
+            p.wait()
+    elif sink == "file":
+        path = os.path.join(scratch, "sink.out")
+        with open(path, "wb") as out:
+            p = subprocess.Popen(cmd, stdin=stdin, stdout=out)
+            p.wait()
+        os.unlink(path)
+    elif sink == "pipe":
+        p = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE)
+        with open(os.devnull, "wb") as out:
+            reader = subprocess.Popen(["cat"], stdin=p.stdout, stdout=out)
+        p.stdout.close()
+        p.wait()
+        reader.wait()
+    else:
+        raise PerfError("unknown sink %s" % sink)
+    wall = time.monotonic() - t0
+    if p.returncode != 0 or (reader and reader.returncode != 0):
+        raise PerfError("%s failed" % " ".join(cmd))
+    return wall, cpu_children() - c0
+
+
+def write_rate(sink, total, scratch):
+    """A writer of 256 KiB chunks from one cached buffer (as the decoder's
+    workers write theirs) into sink: returns Sink with the writer's CPU per
+    byte, the reader's, and the rate."""
+    buf = b"\x5a" * CHUNK
+    n = max(1, total // CHUNK)
+    reader = None
+    if sink == "null":
+        fd = os.open(os.devnull, os.O_WRONLY)
+    elif sink == "file":
+        path = os.path.join(scratch, "sink.out")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    elif sink == "pipe":
+        rfd, fd = os.pipe()
+        try:    # as zd_pipe_grow() makes zdeb's
+            fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+        except OSError:
+            pass
+        with open(os.devnull, "wb") as out:
+            reader = subprocess.Popen(["cat"], stdin=rfd, stdout=out)
+        os.close(rfd)
+    c0 = cpu_children()
+    s0 = cpu_self()
+    t0 = time.monotonic()
+    for _ in range(n):
+        mv = memoryview(buf)
+        while mv:
+            k = os.write(fd, mv)
+            mv = mv[k:]
+    os.close(fd)
+    if reader:
+        reader.wait()
+    wall = time.monotonic() - t0
+    wcpu = cpu_self() - s0
+    rcpu = cpu_children() - c0
+    if sink == "file":
+        os.unlink(path)
+    b = n * CHUNK
+    return Sink(sink, b / wall if wall > 0 else INF, wcpu / b, rcpu / b)
+
+
+def unpack_times(deb, scratch, runs):
+    """Median wall and CPU seconds (dpkg and its children) of `dpkg
+    --unpack` of deb into a fresh root."""
+    tree = os.path.join(scratch, "dpkgsink")
+    walls, cpus = [], []
+    for _ in range(runs):
+        shutil.rmtree(tree, ignore_errors=True)
+        for d in ("var/lib/dpkg/info", "var/lib/dpkg/updates",
+                  "var/lib/dpkg/triggers"):
+            os.makedirs(os.path.join(tree, d))
+        open(os.path.join(tree, "var/lib/dpkg/status"), "w").close()
+        open(os.path.join(tree, "var/lib/dpkg/available"), "w").close()
+        env = dict(os.environ, PATH="/usr/sbin:/usr/bin:/sbin:/bin")
+        c0 = cpu_children()
+        t0 = time.monotonic()
+        r = subprocess.run(["dpkg", "--root", tree, "--force-all",
+                            "--no-triggers", "--unpack", deb],
+                           stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, env=env,
+                           universal_newlines=True)
+        walls.append(time.monotonic() - t0)
+        cpus.append(cpu_children() - c0)
+        if r.returncode != 0:
+            raise PerfError("dpkg --unpack: %s" % r.stderr.strip()[-300:])
+    shutil.rmtree(tree, ignore_errors=True)
+    return median(walls), median(cpus)
+
+
+def copy_ns(size, reps):
+    """Seconds per byte of one memcpy of size bytes (memoryview slice
+    assignment), the fastest of reps."""
+    src = bytearray(size)
+    dst = bytearray(size)
+    dst[:] = src        # fault the pages in first
+    best = INF
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        dst[:] = src
+        best = min(best, time.perf_counter() - t0)
+    return best / size
+
+
+def l3_bytes():
+    """The last-level cache of cpu0 from sysfs, or 32 MiB."""
+    base = "/sys/devices/system/cpu/cpu0/cache"
+    best = 32 * MIB
+    try:
+        for d in os.listdir(base):
+            with open(os.path.join(base, d, "size")) as fh:
+                v = fh.read().strip()
+            mult = {"K": 1 << 10, "M": MIB}.get(v[-1:], 1)
+            best = max(best, int(v.rstrip("KM")) * mult)
+    except (OSError, ValueError):
+        pass
+    return best
+
+
+def park_cost(runs):
+    """The extra CPU per byte of a parked chunk: a copy out of memory
+    (twice the last-level cache) less one within the cache (256 KiB)."""
+    far = copy_ns(2 * l3_bytes(), max(runs, 3))
+    near = copy_ns(CHUNK, 200)
+    return max(far - near, 0.0)
+
+
+def dpkg_sink(zdeb, deb, scratch, runs):
+    """dpkg's own rate: `dpkg --unpack` of the package with its data tar
+    stored uncompressed (what dpkg reads, pre-decoded) into a fresh root,
+    less the same of a package with an empty tree (dpkg's fixed cost,
+    returned too); rate = tar bytes / wall, c = the CPU of dpkg and its
+    children per byte (the dpkg-deb child only copies)."""
+    none = os.path.join(scratch, "none.deb")
+    empty = os.path.join(scratch, "empty")
+    r = subprocess.run([zdeb, "recompress", "-Znone", deb, none],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    if r.returncode != 0:
+        raise PerfError("recompress -Znone: %s" % r.stderr.strip())
+    os.makedirs(os.path.join(empty, "DEBIAN"))
+    with open(os.path.join(empty, "DEBIAN", "control"), "w") as fh:
+        fh.write("Package: zdeb-model-empty\nVersion: 1\nArchitecture: "
+                 "all\nMaintainer: m <m@example.org>\nDescription: "
+                 "empty\n")
+    r = subprocess.run([zdeb, "build", "-Znone", empty, empty + ".deb"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    if r.returncode != 0:
+        raise PerfError("build of an empty package: %s" % r.stderr.strip())
+    r = subprocess.run([zdeb, "cat-data", none], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL)
+    tarb = len(r.stdout)
+    w0, c0 = unpack_times(empty + ".deb", scratch, runs)
+    w, c = unpack_times(none, scratch, runs)
+    os.unlink(none)
+    w, c = max(w - w0, 1e-6), max(c - c0, 0.0)
+    return Sink("dpkg", tarb / w, 0.0, c / tarb), w0
+
+
+def concurrent_alpha(zdeb, deb, k, runs):
+    """alpha of contention(): k single-thread decodes at once against
+    one alone (into /dev/null), by their CPU time, which memory stalls
+    lengthen but the machine's other load hardly does; medians of runs."""
+    if k < 2:
+        return 0.0
+    one, many = [], []
+    cmd = [zdeb, "cat-data", "-T1", deb]
+    for _ in range(runs):
+        with open(os.devnull, "wb") as out:
+            c0 = cpu_children()
+            subprocess.run(cmd, stdout=out, check=True)
+            one.append(cpu_children() - c0)
+            c0 = cpu_children()
+            ps = [subprocess.Popen(cmd, stdout=out) for _ in range(k)]
+            for p in ps:
+                p.wait()
+            many.append((cpu_children() - c0) / k)
+    e = median(one) / median(many)   # 1: no slow-down
+    return max(0.0, (1.0 / e - 1.0) / (k - 1))
+
+
+def prepare(zdeb, inp, scratch, level, segment_size):
+    """A .deb with an indexed zstd data member: inp itself when it has
+    one, else inp recompressed (a .deb) or built (a directory)."""
+    out = os.path.join(scratch, "model.deb")
+    opts = ["-z%d" % level] + (["--segment-size=%s" % segment_size]
+                               if segment_size else [])
+    if os.path.isdir(inp):
+        cmd = [zdeb, "build"] + opts + [inp, out]
+    else:
+        r = subprocess.run([zdeb, "cat-data", "--segment-times", inp],
+                           stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+        if r.returncode == 0 and not segment_size:
+            return os.path.abspath(inp)
+        cmd = [zdeb, "recompress"] + opts + [inp, out]
+    note("preparing: %s" % " ".join(cmd))
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    if r.returncode != 0:
+        raise PerfError("%s: %s" % (" ".join(cmd), r.stderr.strip()))
+    return out
+
+
+def parse_cores(s):
+    try:
+        v = sorted({int(x) for x in s.split(",") if x})
+    except ValueError:
+        raise PerfError("--cores: a comma list of counts, not %r" % s)
+    if not v or v[0] < 1 or v[-1] > 4096:
+        raise PerfError("--cores: counts from 1 to 4096")
+    return v
+
+
+DEFAULT_CORES = "1,2,3,4,6,8,12,16,24,32,48,64"
+PLACED = ("null", "file")    # sinks cat-data writes at offsets
+
+
+def model_main(a):
+    zdeb = find_zdeb()
+    cores = parse_cores(a.cores)
+    bad = [x for x in a.sinks if x not in ("null", "file", "pipe", "dpkg")]
+    if bad or not a.sinks:
+        raise PerfError("--sinks: null, file, pipe or dpkg, not %s" %
+                        ",".join(bad))
+    if not os.path.exists(a.input):
+        raise PerfError("%s: no such file or directory" % a.input)
+    scratch = tempfile.mkdtemp(prefix="zdeb-model.", dir=a.workdir)
+    try:
+        deb = prepare(zdeb, a.input, scratch, a.level, a.segment_size)
+        segs = segment_times(zdeb, deb, a.runs)
+        times = [s[2] for s in segs]
+        sizes = [s[0] for s in segs]
+        if a.predict_only:
+            base = simulate(times, sizes, 1, 1, Sink("null"), 0.0)
+            print(" ".join("%.1f" % (base / simulate(times, sizes, n, n,
+                                                      Sink("null"), 0.0))
+                           for n in cores))
+            return 0
+        total = sum(sizes)
+        ncpu = os.cpu_count() or 1
+        print("input: %s: %d segments, %.1f MiB decoded, %.3f s on one "
+              "core (sum of segments; median of %d)" %
+              (a.input, len(segs), total / MIB, sum(times), a.runs))
+        print("segments (MiB decoded / ms): " + " ".join(
+            "%.1f/%.0f" % (s / MIB, t * 1e3) for s, t in zip(sizes, times)))
+        print("cpu: %d cores; load average %s" % (
+            ncpu, " ".join(open("/proc/loadavg").read().split()[:3])))
+        start = median([run_to_sink([zdeb, "cat-control", deb], "null",
+                                    scratch)[0] for _ in range(a.runs)])
+        print("startup: %.1f ms (zdeb cat-control), added to every "
+              "prediction" % (start * 1e3))
+        alpha = a.alpha if a.alpha is not None else \
+            concurrent_alpha(zdeb, deb, ncpu, a.runs)
+        print("contention: alpha %.3f (%s; a decode's speed with k at "
+              "once: 1/(1+alpha(k-1)), %.2f at 64)" % (
+                  alpha, "given" if a.alpha is not None else
+                  "%d decodes at once vs one" % ncpu,
+                  contention(64, alpha)))
+        park = park_cost(a.runs)
+        print("parked bytes: %.2f ns/B more to write (a copy from memory "
+              "less one in the cache)" % (park * 1e9))
+        sinks = {}
+        for name in a.sinks:
+            if name == "dpkg":
+                sinks[name], dpkg_fixed = dpkg_sink(zdeb, deb, scratch,
+                                                    a.runs)
+            else:
+                ss = [write_rate(name, max(total, a.sink_mib * MIB),
+                                 scratch)
+                      for _ in range(a.runs)]
+                sinks[name] = Sink(name, median([x.rate for x in ss]),
+                                   median([x.w for x in ss]),
+                                   median([x.c for x in ss]))
+            s = sinks[name]
+            print("sink %-5s %8.0f MB/s, writer %.2f ns/B, reader %.2f "
+                  "ns/B%s" % (name, s.rate / 1e6, s.w * 1e9, s.c * 1e9,
+                              ", dpkg's fixed cost %.3f s" % dpkg_fixed
+                              if name == "dpkg" else ""))
+        # predicted against measured on this machine
+        print()
+        print("%-5s %2s %9s %9s %7s" % ("sink", "T", "predicted", "measured",
+                                       "error"))
+        for name, s in sinks.items():
+            if name == "dpkg":
+                continue
+            for th in (1, 2):
+                if th > ncpu:
+                    continue
+                pred = start + simulate(times, sizes, ncpu, th, s, alpha,
+                                        positional=name in PLACED,
+                                        park=park)
+                meas = median([run_to_sink([zdeb, "cat-data", "-T%d" % th,
+                                            deb], name, scratch)[0]
+                               for _ in range(a.runs)])
+                print("%-5s %2d %8.3fs %8.3fs %+6.1f%%" % (
+                    name, th, pred, meas, (pred - meas) / meas * 100))
+        # the table
+        print()
+        hdr = "%5s" % "cores"
+        for name in sinks:
+            hdr += " | %-6s %7s %6s %-9s" % (name, "wall", "x", "bound")
+        print(hdr)
+        base = {name: start + simulate(times, sizes, 1, 1, s, alpha)
+                for name, s in sinks.items()}
+        for n in cores:
+            line = "%5d" % n
+            for name, s in sinks.items():
+                wall, b = bound_of(times, sizes, n, n, s, alpha,
+                                   positional=name in PLACED, park=park)
+                wall += start
+                line += " | %-6s %6.3fs %5.2fx %-9s" % (
+                    "", wall, base[name] / wall, b)
+            print(line)
+        if "dpkg" in sinks or "pipe" in sinks:
+            s = sinks.get("dpkg") or sinks["pipe"]
+            print()
+            print("dpkg-deb mode into %s: decoder threads on N cores "
+                  "(N-1 is today's default; the stream's wall, without "
+                  "startup and dpkg's fixed cost)" % s.name)
+            print("%5s %9s %9s %9s" % ("cores", "T=N-1", "T=N", "T=N/2"))
+            for n in cores:
+                if n < 2:
+                    continue
+                print("%5d %8.3fs %8.3fs %8.3fs" % (
+                    n, simulate(times, sizes, n, n - 1, s, alpha, park=park),
+                    simulate(times, sizes, n, n, s, alpha, park=park),
+                    simulate(times, sizes, n, max(1, n // 2), s, alpha,
+                             park=park)))
+        return 0
+    finally:
+        if a.keep:
+            note("kept %s" % scratch)
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def add_parser(sub, split_list):
+    m = sub.add_parser("model", help="scaling model of the parallel decode")
+    m.add_argument("--cores", default=DEFAULT_CORES,
+                   help="core counts to predict (default %s)" %
+                   DEFAULT_CORES)
+    m.add_argument("--sinks", type=split_list,
+                   default=["null", "file", "pipe", "dpkg"],
+                   help="null,file,pipe,dpkg (default all)")
+    m.add_argument("--runs", type=int, default=5,
+                   help="medians of this many runs (default 5)")
+    m.add_argument("--level", type=int, default=19,
+                   help="zstd level when INPUT must be (re)compressed")
+    m.add_argument("--segment-size",
+                   help="zdeb --segment-size when (re)compressing; given, "
+                   "an indexed INPUT is recompressed too")
+    m.add_argument("--sink-mib", type=int, default=256, metavar="MIB",
+                   help="write at least this much into each sink to time "
+                   "it (default 256)")
+    m.add_argument("--alpha", type=float,
+                   help="contention coefficient instead of measuring it "
+                   "(e.g. from a machine with more cores)")
+    m.add_argument("--predict-only", action="store_true",
+                   help="only the per-segment times: print the speed-up "
+                   "over one core at each --cores into /dev/null, with no "
+                   "contention, on one line (for bench/segments.sh)")
+    m.add_argument("--workdir", help="scratch directory parent")
+    m.add_argument("--keep", action="store_true")
+    m.add_argument("input", metavar="INPUT",
+                   help="a .deb (indexed zstd is used as is) or a tree")
+    return m
+
+
+if __name__ == "__main__":
+    sys.exit("run as zdeb-perf model")

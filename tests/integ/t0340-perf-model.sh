@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t0340-perf-model.sh - zdeb cat-data --segment-times and zdeb-perf model
+# on a small package: one line per segment whose sizes add up to the tar,
+# a refusal for a member without an index, and the model's whole report
+# (predicted against measured for -T1/-T2, a row per core count, the
+# dpkg-deb mode table) with one run of each measurement.
+. "${ZDEB_SRCDIR:-$(dirname "$0")/../..}/tests/integ/lib.sh"
+
+need python3 dpkg
+PERF=${ZDEB_PERF:-${ZDEB_BUILDDIR:-$(dirname "$ZDEB")/..}/src/perf/zdeb-perf}
+[ -x "$PERF" ] || skip "zdeb-perf not built ($PERF)"
+
+mkdir -p "$T/p/DEBIAN" "$T/p/usr/share/t"
+printf 'Package: t\nVersion: 1\nArchitecture: all\n%s\nDescription: t\n' \
+	'Maintainer: t <t@example.org>' >"$T/p/DEBIAN/control"
+i=0
+while [ $i -lt 24 ]; do
+	seq $((i * 40000)) $((i * 40000 + 39000)) | head -c 262144 \
+		>"$T/p/usr/share/t/f$i"
+	i=$((i + 1))
+done
+"$ZDEB" build -z3 --segment-size=1M "$T/p" "$T/t.deb" >/dev/null
+segs=$("$ZDEB" info "$T/t.deb" | awk '$1 == "data.tar.zst" {print $5}')
+[ "$segs" -ge 4 ] || fail "only $segs segments"
+
+expect_status 0 "$ZDEB" cat-data --segment-times "$T/t.deb"
+[ "$(wc -l <"$T/stdout")" -eq "$segs" ] ||
+	fail "$(wc -l <"$T/stdout") lines for $segs segments"
+sum=$(awk '{ s += $2 } END { print s }' "$T/stdout")
+[ "$sum" -eq "$("$ZDEB" cat-data "$T/t.deb" | wc -c)" ] ||
+	fail "segment sizes add up to $sum, not the tar's size"
+awk 'NF != 5 || $1 != NR - 1 || $4 < 0 || $5 < 0 { exit 1 }' \
+	"$T/stdout" || fail "bad line: $(cat "$T/stdout")"
+ok "--segment-times: $segs lines, sizes adding up to the tar"
+
+"$ZDEB" build -z3 --layout=single "$T/p" "$T/s.deb" >/dev/null
+expect_status 2 "$ZDEB" cat-data --segment-times "$T/s.deb"
+expect_stderr "has no segment index"
+ok "--segment-times refuses a single frame"
+
+expect_status 0 "$PERF" model --predict-only --runs 1 --cores 1,2,64 \
+	"$T/t.deb"
+python3 - "$T/stdout" <<'PY' || fail "predict-only: $(cat "$T/stdout")"
+import sys
+x = [float(v) for v in open(sys.argv[1]).read().split()]
+assert len(x) == 3 and x[0] == 1.0 and 1.0 <= x[1] <= 2.0 <= x[2], x
+PY
+ok "--predict-only: 1x on one core, at most 2x on two, more on 64"
+
+expect_status 0 "$PERF" model --runs 1 --cores 1,2,16 --sink-mib 8 \
+	--workdir "$T" "$T/t.deb"
+for s in null file pipe; do
+	for n in 1 2; do
+		grep -Eq "^$s +$n +[0-9.]+s +[0-9.]+s +[-+][0-9.]+%$" \
+			"$T/stdout" || fail "no $s T=$n check: $(cat "$T/stdout")"
+	done
+done
+[ "$(grep -Ec '^ +(1|2|16) \|' "$T/stdout")" -eq 3 ] ||
+	fail "not one row per core count: $(cat "$T/stdout")"
+grep -q '^dpkg-deb mode into dpkg' "$T/stdout" || fail "no dpkg-deb table"
+grep -q '^sink dpkg .*fixed cost' "$T/stdout" || fail "no dpkg sink"
+ok "model: predicted against measured for -T1/-T2, rows for 1, 2, 16 cores"

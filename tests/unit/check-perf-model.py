@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""check-perf-model.py - unit tests of src/perf/zdeb_perf/model.py: the
+simulation of the decoder's policy against cases computed by hand."""
+
+import os
+import sys
+import unittest
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.environ.get(
+    "ZDEB_SRCDIR", os.path.join(os.path.dirname(__file__), "..", "..")),
+    "src", "perf"))
+from zdeb_perf.model import INF, MIB, Sink, bound_of, contention, \
+    simulate  # noqa: E402
+
+
+class Simulate(unittest.TestCase):
+    def test_four_equal_two_workers(self):
+        # 4 x 1 s on 2 workers, nothing else: 2 s, 2x
+        t = simulate([1.0] * 4, [MIB] * 4, 2)
+        self.assertAlmostEqual(t, 2.0, places=6)
+        self.assertAlmostEqual(simulate([1.0] * 4, [MIB] * 4, 1), 4.0,
+                               places=6)
+
+    def test_one_segment_is_one_core(self):
+        self.assertAlmostEqual(simulate([3.0], [MIB], 64), 3.0, places=6)
+
+    def test_more_cores_than_segments(self):
+        # 3 segments on 8 cores: the slowest one
+        self.assertAlmostEqual(simulate([1.0, 2.0, 0.5], [MIB] * 3, 8),
+                               2.0, places=6)
+
+    def test_sink_bound(self):
+        # 8 x 1 s of 100 MB each into a sink of 100 MB/s that costs no
+        # CPU: 8 s whatever the cores (the writer waits for no one after
+        # the first piece, which it writes as it decodes)
+        t = simulate([1.0] * 8, [100e6] * 8, 8, sink=Sink("s", 100e6))
+        self.assertAlmostEqual(t, 8.0, places=5)
+
+    def test_sink_cpu_one_thread(self):
+        # one thread decodes and writes: 2 s of decode + 100 MB x 5 ns
+        s = Sink("s", INF, w=5e-9)
+        t = simulate([1.0, 1.0], [100e6] * 2, 2, threads=1, sink=s)
+        self.assertAlmostEqual(t, 3.0, places=5)
+
+    def test_reader_takes_a_core(self):
+        # 2 threads on 2 cores into a reader that needs a core of its own
+        # while it reads (c = 1 / its rate): 4 decodes of 1 s, 100 MB
+        # each, reader 1 s/GB.  Everything shares 2 cores: per second of
+        # decode, 0.1 s of reading, so the total CPU is 4 + 0.4 = 4.4 s;
+        # the last piece's 100 MB are read alone (0.1 s, one core idle),
+        # the other 4.3 s spread over 2 cores: 2.15 + 0.1 = 2.25 s.
+        s = Sink("s", 1e9, w=0.0, c=1e-9)
+        t = simulate([1.0] * 4, [100e6] * 4, 2, 2, s)
+        self.assertAlmostEqual(t, 2.25, delta=0.001)
+
+    def test_window_limits_run_ahead(self):
+        # window 1 (one piece in flight): no overlap at all
+        t = simulate([1.0] * 4, [MIB] * 4, 4, window=1)
+        self.assertAlmostEqual(t, 4.0, places=6)
+
+    def test_slow_head_holds_window(self):
+        # pieces 5,1,1,1,1,1 on 2 workers, window 3: the 5 s head keeps
+        # pieces 1 and 2 queued; piece 3 may start only when piece 0 is
+        # written (t=5); then 3,4 on two workers, then 5: 5 + 1 + 1 = 7.
+        t = simulate([5, 1, 1, 1, 1, 1], [MIB] * 6, 2)
+        self.assertAlmostEqual(t, 7.0, places=6)
+
+    def test_budget_stalls_others(self):
+        # budget of 1 MiB: while the 4 s head decodes, the other piece
+        # (1 MiB, 1 s) fills the queue and waits; it is done before the
+        # head anyway, so 4 s; with a zero budget it cannot run beside the
+        # head at all: 4 + 1 = 5 s
+        self.assertAlmostEqual(simulate([4, 1], [MIB, MIB], 2,
+                                        budget=MIB), 4.0, places=6)
+        self.assertAlmostEqual(simulate([4, 1], [MIB, MIB], 2,
+                                        budget=0), 5.0, places=6)
+
+    def test_positional(self):
+        # a file written at offsets: each of 2 workers decodes (1 s) and
+        # writes (100 MB x 5 ns = 0.5 s) its own pieces: 4 pieces, 3 s;
+        # in order (a pipe) the head's worker writes while the other
+        # decodes on: the same CPU over 2 threads, but piece 3's write
+        # comes last, after its decode
+        s = Sink("file", INF, w=5e-9)
+        self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 2, s,
+                                        positional=True), 3.0, places=5)
+        # nothing waits in a queue there, so parked bytes cost nothing
+        self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 2, s,
+                                        positional=True, park=1e-8), 3.0,
+                               places=5)
+        # one thread: decode and write in turn either way
+        self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 1, s,
+                                        positional=True), 6.0, places=5)
+
+    def test_parked_bytes(self):
+        # 2 pieces of 100 MB, 1 s each, on 2 threads and 4 cores, into a
+        # sink with no limit of its own: piece 0 is written as decoded
+        # (in the cache, free), piece 1 waits whole in the queue and costs
+        # 2 ns/B to write after: 1 + 0.2 = 1.2 s
+        s = Sink("s", INF, w=0.0)
+        self.assertAlmostEqual(simulate([1.0, 1.0], [100e6] * 2, 4, 2, s,
+                                        park=2e-9), 1.2, places=5)
+        # one thread streams: nothing waits
+        self.assertAlmostEqual(simulate([1.0, 1.0], [100e6] * 2, 4, 1, s,
+                                        park=2e-9), 2.0, places=5)
+
+    def test_contention(self):
+        self.assertAlmostEqual(contention(1, 0.5), 1.0)
+        self.assertAlmostEqual(contention(3, 0.5), 0.5)
+        # 2 equal pieces on 2 cores at half speed each: as one core
+        t = simulate([1.0, 1.0], [MIB] * 2, 2, alpha=1.0)
+        self.assertAlmostEqual(t, 2.0, places=6)
+
+    def test_bounds(self):
+        self.assertEqual(bound_of([1.0] * 4, [MIB] * 4, 2, 2, Sink("n"),
+                                  0.0), (2.0, "cores"))
+        w, b = bound_of([1.0] * 8, [100e6] * 8, 8, 8, Sink("s", 100e6), 0)
+        self.assertEqual(b, "sink")
+        w, b = bound_of([1.0] * 2, [MIB] * 2, 8, 8, Sink("n"), 0.0)
+        self.assertEqual(b, "segments")
+        w, b = bound_of([1.0] * 64, [MIB] * 64, 64, 64, Sink("n"), 0.1)
+        self.assertEqual(b, "bandwidth")
+
+    def test_empty(self):
+        self.assertEqual(simulate([], [], 4), 0.0)
+
+
+if __name__ == "__main__":
+    unittest.main()
