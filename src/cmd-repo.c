@@ -892,14 +892,34 @@ out:
 	return rc;
 }
 
-/* Prints r, the result of j, as its line on stdout. */
+/*
+ * Set once a result line could not be written to stdout (a reader that
+ * went away, a full disk): the jobs go on, as their results are recorded
+ * in DST, but the command then exits with status 2, since what it
+ * printed is short.  Only the parent process writes results.
+ */
+static bool stdout_failed;
+
+/* Prints r, the result of j, as its line on stdout; says once why not. */
 static void
 print_result(const struct zd_repo_job *j, const struct zd_repo_result *r)
 {
 	struct zd_error err = ZD_ERROR_INIT;
+	int e = 0;
 
-	if (zd_deb_repo_result_write(j, r, stdout, &err) < 0 || fflush(stdout))
-		zd_msg_error("cannot write to stdout: %s", strerror(errno));
+	if (stdout_failed)
+		return;
+	if (zd_deb_repo_result_write(j, r, stdout, &err) < 0)
+		e = err.sys_errno != 0 ? err.sys_errno : EIO;
+	else if (fflush(stdout) != 0)
+		e = errno != 0 ? errno : EIO;
+	if (e != 0) {
+		stdout_failed = true;
+		zd_msg_error("cannot write the result of job %llu to stdout: "
+		             "%s; the remaining results are only in the "
+		             "results directory", (unsigned long long)j->index,
+		             strerror(e));
+	}
 }
 
 struct tally {
@@ -1232,6 +1252,8 @@ repo_run(int argc, char **argv)
 		            t.skipped, t.redone, t.failed);
 	}
 	zd_deb_repo_jobs_free(&jobs);
+	if (stdout_failed)
+		return ZD_EXIT_ERROR;
 	return rc == W_DONE ? ZD_EXIT_OK :
 	       rc == W_FAILED ? ZD_EXIT_MISMATCH : ZD_EXIT_ERROR;
 }

@@ -196,3 +196,20 @@ PY
 expect_status 2 "$ZDEB" repo finish --perf-sample 0 --project no-such-thing "$D"
 expect_stderr "neither a Packages index nor a size"
 ok "--project FILE|SIZE: tar MB per CPU-second by compressor, hours for 1, 16 and 256 workers"
+
+# A reader of the result lines that goes away: the jobs go on (their
+# results are in DST), the error is said once, with its errno, and the
+# status is 2, not 0: what stdout got is short.
+rm -rf "$D/.zdeb-repo/results" "$D/pool"
+status=$( ( "$ZDEB" repo run --jobs 2 -T 1 "$J" 2>"$T/pipe.err"; echo $? >"$T/st" ) |
+	head -c 10 >/dev/null; cat "$T/st")
+[ "$status" -eq 2 ] ||
+	fail "repo run into a closed pipe exited $status: $(cat "$T/pipe.err")"
+[ "$(grep -c 'cannot write the result of job' "$T/pipe.err")" -eq 1 ] &&
+	grep -q 'Broken pipe' "$T/pipe.err" &&
+	! grep -q 'Success' "$T/pipe.err" ||
+	fail "repo run into a closed pipe said: $(cat "$T/pipe.err")"
+expect_status 0 "$ZDEB" repo run --jobs 2 -T 1 "$J"
+grep -q '8 done before' "$T/stderr" ||
+	fail "the jobs did not all finish behind the closed pipe: $(cat "$T/stderr")"
+ok "run into a reader that went away: said once with its errno, status 2, the jobs done"
