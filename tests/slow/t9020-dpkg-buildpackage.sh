@@ -52,7 +52,7 @@ grep -q ' \./usr/bin/dpkg-deb -> zdeb$' "$T/dpfiles" ||
 dpkg-deb -f "$deb_zdeb_dpkg" Pre-Depends | grep -q '^zdeb (>= ' ||
 	fail "zdeb-dpkg Pre-Depends: $(dpkg-deb -f "$deb_zdeb_dpkg" Pre-Depends)"
 minor=$(sed -n 's/^#define ZD_DPKG_DEB_NEWEST_MINOR //p' \
-	"$ZDEB_SRCDIR/src/cmd-integrate.c")
+	"$ZDEB_SRCDIR/src/stockdeb.h")
 dpkg-deb -f "$deb_zdeb_dpkg" Breaks | grep -qx "dpkg (>= 1\.$((minor + 1))~)" ||
 	fail "zdeb-dpkg Breaks: $(dpkg-deb -f "$deb_zdeb_dpkg" Breaks)"
 dpkg-deb -e "$deb_zdeb_dpkg" "$T/dpctl"
