@@ -49,23 +49,6 @@ static const char usage_text[] =
 "applied to an archive, a Packages index or a size, on 1, 16 and 256\n"
 "workers.  See zdeb(1).\n";
 
-/* mkdir -p path (NULL: out of memory); prints the error. */
-static int
-mkdirs(const char *path)
-{
-	struct zd_error err = ZD_ERROR_INIT;
-
-	if (path == NULL) {
-		zd_msg_error("out of memory");
-		return -1;
-	}
-	if (zd_deb_repo_mkdirs(path, &err) < 0) {
-		zd_msg_error("%s", err.msg);
-		return -1;
-	}
-	return 0;
-}
-
 /* One job with its result. */
 struct item {
 	const struct zd_repo_job *job;
@@ -359,7 +342,7 @@ make_index_dir(const char *dst, const char *suite, const char *comp,
 		zd_msg_error("out of memory");
 		return -1;
 	}
-	rc = mkdirs(dir);
+	rc = cmd_repo_mkdirs(dir);
 	free(dir);
 	return rc;
 }
@@ -394,7 +377,7 @@ write_list(const struct report *rep, const char *suite, const char *comp,
 		goto out;
 	}
 	*strrchr(dir, '/') = '\0';
-	if (mkdirs(dir) < 0 ||
+	if (cmd_repo_mkdirs(dir) < 0 ||
 	    make_index_dir(rep->stage, suite, comp, arch) < 0)
 		goto out;
 	f = fopen(path, "we");
@@ -831,7 +814,7 @@ publish_dir(const char *from, const char *to, bool top, int pass)
 	struct dirent *de;
 	int rc = 0;
 
-	if (mkdirs(to) < 0)
+	if (cmd_repo_mkdirs(to) < 0)
 		return -1;
 	d = opendir(from);
 	if (d == NULL) {
@@ -939,7 +922,7 @@ write_indexes(struct report *rep)
 
 		if (cache != NULL)
 			remove_tree(cache, false);
-		if (mkdirs(cache) < 0) {
+		if (cmd_repo_mkdirs(cache) < 0) {
 			free(cache);
 			goto out;
 		}

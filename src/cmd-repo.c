@@ -78,9 +78,9 @@ static const char usage_text[] =
 "       (exit status 1 or 2); --partial indexes the others and lists what\n"
 "       it left out.\n";
 
-/* mkdir -p path (NULL: out of memory); prints the error. */
-static int
-mkdirs(const char *path)
+/* See cmd.h. */
+int
+cmd_repo_mkdirs(const char *path)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 
@@ -610,7 +610,7 @@ repo_plan(int argc, char **argv)
 		zd_msg_error("'%s': %s", argv[optind], strerror(errno));
 		return ZD_EXIT_ERROR;
 	}
-	if (mkdirs(argv[optind + 1]) < 0)
+	if (cmd_repo_mkdirs(argv[optind + 1]) < 0)
 		goto out;
 	dst = realpath(argv[optind + 1], NULL);
 	if (dst == NULL || stat(dst, &pl.dst_st) < 0) {
@@ -672,7 +672,7 @@ repo_plan(int argc, char **argv)
 	{
 		char *state = zd_deb_repo_state_path(dst, "");
 
-		if (state == NULL || mkdirs(state) < 0) {
+		if (state == NULL || cmd_repo_mkdirs(state) < 0) {
 			free(state);
 			goto out;
 		}
@@ -843,7 +843,7 @@ run_job(const struct zd_repo_job *j, unsigned threads, bool redone,
 	r->in_bytes = j->size;
 	r->host = strdup(host);
 	dir = zd_deb_repo_state_path(j->dst, "tmp");
-	if (mkdirs(dir) < 0) {
+	if (cmd_repo_mkdirs(dir) < 0) {
 		free(dir);
 		goto out;
 	}
@@ -854,7 +854,7 @@ run_job(const struct zd_repo_job *j, unsigned threads, bool redone,
 		goto out;
 	}
 	dir = zd_deb_repo_state_path(j->dst, "results");
-	if (dir == NULL || mkdirs(dir) < 0) {
+	if (dir == NULL || cmd_repo_mkdirs(dir) < 0) {
 		free(dir);
 		goto out;
 	}

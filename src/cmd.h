@@ -23,6 +23,9 @@ int cmd_integrate(int argc, char **argv);
 int cmd_repo(int argc, char **argv);
 /* "zdeb repo finish" (argv[0] "finish"), which cmd_repo dispatches to. */
 int cmd_repo_finish(int argc, char **argv);
+/* mkdir -p path for the repo commands (NULL: out of memory); prints the
+ * error.  Returns 0 or -1. */
+int cmd_repo_mkdirs(const char *path);
 /* The dpkg-deb compatible front end (argv[0] is the program name). */
 int cmd_dpkg_deb(int argc, char **argv);
 

@@ -33,8 +33,8 @@ import time
 
 from . import stages as stage_runs
 from . import stats
-from .common import PerfError, find_iotrace, find_zdeb, note, run_quiet, \
-    timed
+from .common import PerfError, check_round_args, find_iotrace, find_zdeb, \
+    note, run_quiet, timed
 from .gate import REDO, Gate
 from .iotrace import BREAKDOWN_KEYS, breakdown, parse_trace
 from .machine import machine_info
@@ -596,14 +596,7 @@ class Apt:
         if a.set not in SETS:
             raise PerfError("unknown set '%s' (known: %s)"
                             % (a.set, ",".join(sorted(SETS))))
-        if a.runs is not None and a.runs < 1:
-            raise PerfError("--runs must be at least 1")
-        if a.target <= 0 or a.max_rounds < 1 or a.max_time <= 0 or \
-                a.quiet_wait < 0 or a.max_others < 0 or \
-                (a.max_load is not None and a.max_load <= 0):
-            raise PerfError("--target, --max-rounds, --max-time and "
-                            "--max-load must be positive, --quiet-wait "
-                            "and --max-others not negative")
+        check_round_args(a)
         if os.geteuid() != 0:
             raise PerfError("zdeb-perf apt needs root (chroot, mount)")
         for t in ("chroot", "mount", "umount", "apt-ftparchive", "tar"):

@@ -6,7 +6,7 @@ import signal
 import sys
 
 from . import common
-from .common import Interrupted, PerfError, split_list
+from .common import Interrupted, PerfError, check_round_args, split_list
 from .install import ALL_BACKENDS, ALL_MODES, ALL_VARIANTS, Install
 from .levels import levels_main
 from . import apt as apt_cmd
@@ -180,14 +180,7 @@ def main(argv):
         signal.signal(sig, on_signal)
     try:
         if a.cmd == "install":
-            if a.runs is not None and a.runs < 1:
-                raise PerfError("--runs must be at least 1")
-            if a.target <= 0 or a.max_rounds < 1 or a.max_time <= 0 or \
-                    a.quiet_wait < 0 or a.max_others < 0 or \
-                    (a.max_load is not None and a.max_load <= 0):
-                raise PerfError("--target, --max-rounds, --max-time and "
-                                "--max-load must be positive, --quiet-wait "
-                                "and --max-others not negative")
+            check_round_args(a)
             return Install(a).main()
         if a.cmd == "apt":
             if a.fs not in ("ext4", "tmpfs"):

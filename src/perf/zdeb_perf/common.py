@@ -138,3 +138,18 @@ def fmt_s(x, w=6):
 
 def split_list(s):
     return [x for x in s.split(",") if x]
+
+
+def check_round_args(a):
+    """The options of the rounds and the quiet gate (install and apt):
+    PerfError unless --runs, --target, --max-rounds, --max-time and
+    --max-load are positive and --quiet-wait and --max-others not
+    negative."""
+    if a.runs is not None and a.runs < 1:
+        raise PerfError("--runs must be at least 1")
+    if a.target <= 0 or a.max_rounds < 1 or a.max_time <= 0 or \
+            a.quiet_wait < 0 or a.max_others < 0 or \
+            (a.max_load is not None and a.max_load <= 0):
+        raise PerfError("--target, --max-rounds, --max-time and "
+                        "--max-load must be positive, --quiet-wait "
+                        "and --max-others not negative")
