@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "lib/fdio.h"
@@ -154,46 +153,6 @@ fd_positional(int fd)
 		return stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
 		       st.st_rdev == null.st_rdev;
 	return S_ISREG(st.st_mode);
-}
-
-/*
- * vmsplice(2) without SPLICE_F_GIFT: the pipe holds references to the
- * pages (the kernel no longer steals gifted ones), which is why the
- * caller drops them instead of writing them again.  A kernel or filter
- * that refuses the call gets the rest by write().
- */
-static int
-sink_fd_give(void *ctx, const void *buf, size_t len, struct zd_error *err)
-{
-	const int fd = *(const int *)ctx;
-	const unsigned char *p = buf;
-
-	while (len > 0) {
-		struct iovec iov = { (void *)p, len };
-		ssize_t n = vmsplice(fd, &iov, 1, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EINVAL || errno == ENOSYS ||
-		              errno == EPERM))
-			return zd_write_all(fd, p, len, err);
-		if (n < 0)
-			return zd_err_errno(err, ZD_E_IO, "write failed");
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-zd_sink_give_fn
-zd_sink_giver(const struct zd_sink *s)
-{
-	struct stat st;
-
-	if (s->write != zd_sink_fd_write ||
-	    fstat(*(const int *)s->ctx, &st) < 0 || !S_ISFIFO(st.st_mode))
-		return NULL;
-	return sink_fd_give;
 }
 
 void

@@ -65,20 +65,6 @@ int zd_sink_fd_write(void *ctx, const void *buf, size_t len,
                      struct zd_error *err);
 #define ZD_SINK_FD(fdptr) { zd_sink_fd_write, (fdptr), NULL }
 
-/* Writes len bytes of buf into a sink, as its write does. */
-typedef int (*zd_sink_give_fn)(void *ctx, const void *buf, size_t len,
-                               struct zd_error *err);
-/*
- * NULL, or when s writes to a pipe (zd_sink_fd_write, or a sink from
- * zd_sink_fd_init): a function that writes as s->write(s->ctx, ...) does,
- * but hands the pages under buf to the reader instead of copying them
- * (vmsplice(2)).  Its caller must never write those pages again - it
- * drops them (MADV_DONTNEED) and decodes into fresh ones - since the
- * reader may still hold them after the pipe has drained (a reader that
- * splices them on, into a file or another pipe).
- */
-zd_sink_give_fn zd_sink_giver(const struct zd_sink *s);
-
 /*
  * A sink writing to fd from its current offset, in order or, when fd is
  * a regular file not opened for appending, or /dev/null, at any offset

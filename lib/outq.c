@@ -5,24 +5,12 @@
  * One mutex guards the queues, the pool and the writer's position; the
  * writer drops it while writing.  A chunk changes hands a few hundred
  * times per 100 MB, far too rarely for the lock to matter.
- *
- * Into a pipe (zd_outq_set_give), a chunk that waited in a queue is given
- * to the pipe, not copied into it: its bytes left the cache while it
- * waited, and the copy read them back from memory only to write them into
- * the pipe's pages, for the reader to read from there.  Its pages are then
- * dropped, never written again (see zd_sink_giver), and the chunk is used
- * again with fresh pages, populated at once: the kernel's zeroing leaves
- * them in the cache for the decoder's copy into them, which otherwise
- * read each line of a reused chunk from memory before writing it.  A chunk
- * written by its own worker at once is still in the cache and is copied
- * into the pipe and reused as before.
  */
 #include "config.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "lib/outq.h"
 
@@ -30,14 +18,11 @@
 #define MAP_POPULATE 0
 #endif
 
-/* A chunk's first page(s) hold this header, its data starts on the next
- * page, so that giving the data's pages away leaves the header alone. */
 struct chunk {
 	struct chunk *next;		/* in a queue or the free list */
 	struct chunk *all;		/* every chunk, for free() */
-	unsigned char *data;
 	size_t len;
-	bool dropped;			/* pages given away, none there */
+	unsigned char data[];
 };
 
 struct oq_slot {
@@ -55,9 +40,7 @@ struct zd_outq {
 	unsigned nslots;
 	size_t chunk_size, max_chunks, nchunks;
 	struct chunk *free, *all;
-	size_t hdr;			/* page-rounded header */
 	zd_outq_write_fn write;
-	zd_outq_write_fn give;		/* or NULL */
 	void *ctx;
 	uint64_t head;			/* the job being written */
 	uint64_t failed_job;		/* lowest failed job, or UINT64_MAX */
@@ -65,15 +48,6 @@ struct zd_outq {
 	bool write_failed;
 	struct zd_error err;		/* the failed write's */
 };
-
-static size_t
-page_round(size_t n)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	size_t p = pg > 0 ? (size_t)pg : 4096;
-
-	return (n + p - 1) / p * p;
-}
 
 struct zd_outq *
 zd_outq_new(unsigned nslots, size_t chunk_size, size_t max_bytes,
@@ -90,7 +64,6 @@ zd_outq_new(unsigned nslots, size_t chunk_size, size_t max_bytes,
 		return NULL;
 	}
 	q->chunk_size = chunk_size;
-	q->hdr = page_round(sizeof(struct chunk));
 	q->max_chunks = max_bytes / chunk_size > 0 ? max_bytes / chunk_size : 1;
 	q->write = write;
 	q->ctx = ctx;
@@ -104,13 +77,7 @@ zd_outq_new(unsigned nslots, size_t chunk_size, size_t max_bytes,
 static size_t
 chunk_bytes(const struct zd_outq *q)
 {
-	return q->hdr + q->chunk_size;
-}
-
-void
-zd_outq_set_give(struct zd_outq *q, zd_outq_write_fn give)
-{
-	q->give = give;
+	return sizeof(struct chunk) + q->chunk_size;
 }
 
 void
@@ -174,28 +141,10 @@ given_up(const struct zd_outq *q, const struct oq_slot *s)
 static struct chunk *
 chunk_alloc(struct zd_outq *q)
 {
-	struct chunk *c = mmap(NULL, chunk_bytes(q), PROT_READ | PROT_WRITE,
-	                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-	                       -1, 0);
+	void *p = mmap(NULL, chunk_bytes(q), PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
-	if (c == MAP_FAILED)
-		return NULL;
-	c->data = (unsigned char *)c + q->hdr;
-	c->dropped = false;
-	return c;
-}
-
-/* Fresh pages for a chunk whose pages were given away; without
- * MADV_POPULATE_WRITE (Linux 5.14), the decoder's writes fault them in. */
-static void
-chunk_repopulate(const struct zd_outq *q, struct chunk *c)
-{
-#ifdef MADV_POPULATE_WRITE
-	(void)madvise(c->data, q->chunk_size, MADV_POPULATE_WRITE);
-#else
-	(void)q;
-#endif
-	c->dropped = false;
+	return p != MAP_FAILED ? p : NULL;
 }
 
 unsigned char *
@@ -234,8 +183,6 @@ zd_outq_get(struct zd_outq *q, unsigned slot, size_t *cap,
 	c->len = 0;
 	s->filling = c;
 	pthread_mutex_unlock(&q->lock);
-	if (c->dropped)
-		chunk_repopulate(q, c);
 	*cap = q->chunk_size;
 	return c->data;
 }
@@ -249,32 +196,14 @@ head_slot(struct zd_outq *q)
 	return s->started && s->job == q->head ? s : NULL;
 }
 
-/* Writes chunk c, lock not held; a chunk other than hot, the one its
- * worker has just filled, is given if it can be. */
-static int
-chunk_write(struct zd_outq *q, struct chunk *c, const struct chunk *hot)
-{
-	if (q->give == NULL || c == hot)
-		return q->write(q->ctx, c->data, c->len, &q->err);
-	if (q->give(q->ctx, c->data, c->len, &q->err) < 0)
-		return -1;
-	/* the pipe holds the pages now: ours become fresh zero pages */
-	if (madvise(c->data, q->chunk_size, MADV_DONTNEED) < 0)
-		return zd_err_errno(&q->err, ZD_E_INTERNAL, "cannot drop the "
-		                    "pages given to the output");
-	c->dropped = true;
-	return 0;
-}
-
 /*
  * Lock held, on entry and return: if no thread is writing, become the
- * writer and write every queued chunk of the head job, job after job;
- * hot is the chunk the caller has just put, if any.  The last check for
- * more and giving the role up happen under one hold of the lock, so
- * nothing put is left behind.
+ * writer and write every queued chunk of the head job, job after job.
+ * The last check for more and giving the role up happen under one hold of
+ * the lock, so nothing put is left behind.
  */
 static void
-write_ready(struct zd_outq *q, const struct chunk *hot)
+write_ready(struct zd_outq *q)
 {
 	if (q->writing || q->write_failed)
 		return;
@@ -292,7 +221,7 @@ write_ready(struct zd_outq *q, const struct chunk *hot)
 			if (s->head == NULL)
 				s->tail = NULL;
 			pthread_mutex_unlock(&q->lock);
-			rc = chunk_write(q, c, hot);
+			rc = q->write(q->ctx, c->data, c->len, &q->err);
 			pthread_mutex_lock(&q->lock);
 			chunk_release(q, c);
 			if (rc < 0) {
@@ -331,7 +260,7 @@ zd_outq_put(struct zd_outq *q, unsigned slot, size_t len)
 		else
 			s->head = c;
 		s->tail = c;
-		write_ready(q, c);
+		write_ready(q);
 	}
 	pthread_mutex_unlock(&q->lock);
 }
@@ -354,7 +283,7 @@ zd_outq_finish(struct zd_outq *q, unsigned slot, bool failed)
 		pthread_cond_broadcast(&q->written);
 		pthread_cond_broadcast(&q->space);
 	} else {
-		write_ready(q, NULL);
+		write_ready(q);
 	}
 	pthread_mutex_unlock(&q->lock);
 }

@@ -41,15 +41,6 @@ struct zd_outq *zd_outq_new(unsigned nslots, size_t chunk_size,
                             void *ctx);
 void zd_outq_free(struct zd_outq *q);
 
-/*
- * Before any job: chunks that are not written by their own worker right
- * after it filled them (they waited in a queue, their bytes out of the
- * cache by then) go through give(ctx, ...) instead, which hands their
- * pages on (zd_sink_giver): such a chunk's pages are dropped, and it is
- * decoded into fresh ones when used again.
- */
-void zd_outq_set_give(struct zd_outq *q, zd_outq_write_fn give);
-
 /* Calling thread, before queuing job (numbered from 0, in order) in
  * slot. */
 void zd_outq_start(struct zd_outq *q, unsigned slot, uint64_t job);

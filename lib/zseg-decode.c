@@ -32,9 +32,15 @@
 #define CHUNK (256u << 10)		/* decoded bytes handed on at once */
 #define PCHUNK (128u << 10)		/* positional: written at once */
 #define MEM_BUDGET (512 * MIB)		/* decoded bytes queued, at most */
-/* pieces in flight: one a worker, and one whose worker is done but whose
- * chunks are still being written */
-#define WINDOW(threads) ((threads) + 1)
+/*
+ * Pieces in flight: one per worker, and as many again done but waiting
+ * for their turn (their chunks parked, MEM_BUDGET at most), and the one
+ * being written.  With only threads + 1, a worker that decodes faster
+ * than the head piece drains into a pipe waits for the window while its
+ * core idles: on the text tree into `cat`, -T2 went from 68 to 63 ms
+ * (2-vCPU EPYC, medians of 21; doc/measurements/decode-2026-11-27-pipe.txt).
+ */
+#define WINDOW(threads) (2 * (threads) + 1)
 
 struct dec;
 
@@ -63,7 +69,6 @@ struct dec {
 	uint64_t *uoff;		/* positional: each piece's output offset */
 	unsigned nworkers;
 	struct dworker *wk;	/* one per worker */
-	zd_sink_give_fn give;	/* out into a pipe: gives pages */
 	XXH64_state_t *total;	/* writer: indexed content checksum */
 	uint64_t emitted;	/* writer */
 	/* One thread, indexed: the frame is streamed and each piece's
@@ -146,13 +151,10 @@ hash_pieces(struct dec *d, const unsigned char *buf, size_t len,
 	return 0;
 }
 
-/* Hands len bytes to the output: written, or given when give. */
 static int
-emit_to(struct dec *d, const void *buf, size_t len, bool give,
-        struct zd_error *err)
+emit(struct dec *d, const void *buf, size_t len, struct zd_error *err)
 {
 	uint64_t total;
-	int rc = 0;
 
 	if (d->piece_hash != NULL && hash_pieces(d, buf, len, err) < 0)
 		return -1;
@@ -162,19 +164,10 @@ emit_to(struct dec *d, const void *buf, size_t len, bool give,
 		return zd_err(err, ZD_E_LIMIT, "decoded data of '%s' exceeds "
 		              "the limit of %ju bytes", d->name,
 		              (uintmax_t)d->p->max_output);
-	if (len > 0)
-		rc = give ? d->give(d->out->ctx, buf, len, err) :
-		     d->out->write(d->out->ctx, buf, len, err);
-	if (rc < 0)
+	if (len > 0 && d->out->write(d->out->ctx, buf, len, err) < 0)
 		return -1;
 	d->emitted = total;
 	return 0;
-}
-
-static int
-emit(struct dec *d, const void *buf, size_t len, struct zd_error *err)
-{
-	return emit_to(d, buf, len, false, err);
 }
 
 static int
@@ -393,18 +386,6 @@ d_write(void *ctx, const unsigned char *buf, size_t len,
 	return emit(d, buf, len, err);
 }
 
-/* As d_write, for a chunk whose pages go into the pipe (outq.h). */
-static int
-d_give(void *ctx, const unsigned char *buf, size_t len,
-       struct zd_error *err)
-{
-	struct dec *d = ctx;
-
-	if (d->total != NULL)
-		XXH64_update(d->total, buf, len);
-	return emit_to(d, buf, len, true, err);
-}
-
 /* Calling thread: piece i is written (by the workers, see outq.h). */
 static int
 d_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
@@ -490,9 +471,6 @@ decode_pieces(struct dec *d, struct zd_error *err)
 	} else {
 		d->q = zd_outq_new(WINDOW(threads), CHUNK, MEM_BUDGET, d_write,
 		                   d);
-		d->give = zd_sink_giver(d->out);
-		if (d->q != NULL && d->give != NULL)
-			zd_outq_set_give(d->q, d_give);
 	}
 	if (d->wk == NULL || (!positional && d->q == NULL)) {
 		zd_err(err, ZD_E_NOMEM, "out of memory");

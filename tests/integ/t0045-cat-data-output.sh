@@ -3,9 +3,9 @@
 # cat-data and dpkg-deb --fsys-tarfile on several threads write the same
 # bytes into every kind of output: a regular file (out of order, at the
 # pieces' offsets), one shared with other writers, one opened for
-# appending, a pipe, /dev/null.  Into a pipe, segments that waited go in
-# as pages given to it (vmsplice), never written again: a slow reader, one
-# that splices them on and reads them long after the pipe drained, and
+# appending, a pipe, /dev/null.  Into a pipe: a slow reader, one that
+# splices the pipe's pages on and reads them long after the pipe drained
+# (a writer that reused pages the pipe still held would show here), and
 # one that stops early (the error and status of a write).  A damaged frame
 # checksum over correct bytes: stock dpkg-deb refuses it, so does zdeb
 # verify.
@@ -50,7 +50,7 @@ ok "the same bytes into a file, a shared one, an appended one, a pipe"
 cmp "$T/ref.tar" "$T/slow" || fail "-T2 into a slow reader: other bytes"
 # a reader that moves the pipe's pages into a pipe of its own (splice:
 # no copy) and reads them from there only once that is full, 1 MiB: pages
-# given and then written again would show here
+# handed to the pipe and then written again would show here
 cat >"$T/splicer.py" <<'EOF2'
 import fcntl, os, select, sys, time
 r, w = os.pipe()

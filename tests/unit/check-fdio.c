@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* check-fdio.c - moving bytes inside a file; growing a pipe; fd sinks;
- * pages given into a pipe */
+ * durable output */
 #include "config.h"
 
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "lib/fdio.h"
@@ -195,50 +193,6 @@ START_TEST(test_sink_fd_positional)
 }
 END_TEST
 
-/*
- * zd_sink_giver: only into a pipe.  Pages given and then dropped as its
- * caller must (MADV_DONTNEED, our mapping reads zeros after) still reach
- * the reader whole; a reader that has gone is EPIPE, as for write.
- */
-START_TEST(test_sink_give)
-{
-	enum { N = 16 << 10 };
-	struct zd_error err = ZD_ERROR_INIT;
-	struct zd_fd_sink f;
-	struct zd_sink s, custom = { zd_sink_fd_write, &f.fd, NULL };
-	zd_sink_give_fn give;
-	unsigned char *pages, want[N], got[N];
-	int fd = zd_tmpfile(&err), fds[2];
-
-	ck_assert_int_ge(fd, 0);
-	zd_sink_fd_init(&s, &f, fd);
-	ck_assert_ptr_null(zd_sink_giver(&s));
-	close(fd);
-	ck_assert_int_eq(pipe(fds), 0);
-	zd_sink_fd_init(&s, &f, fds[1]);
-	give = zd_sink_giver(&s);
-	ck_assert_ptr_nonnull(give);
-	ck_assert_ptr_eq(zd_sink_giver(&custom), give);
-	pages = mmap(NULL, N, PROT_READ | PROT_WRITE,
-	             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ck_assert_ptr_ne(pages, MAP_FAILED);
-	zd_test_fill_random(want, N, 7);
-	memcpy(pages, want, N);
-	ck_assert_zd_ok(give(s.ctx, pages, N, &err), &err);
-	ck_assert_int_eq(madvise(pages, N, MADV_DONTNEED), 0);
-	ck_assert_uint_eq(pages[0], 0);
-	memset(pages, 0xa5, N);		/* fresh pages: the pipe's are not */
-	ck_assert_int_eq(zd_read_full(fds[0], got, N, &err), N);
-	ck_assert_mem_eq(got, want, N);
-	close(fds[0]);
-	signal(SIGPIPE, SIG_IGN);	/* as zdeb's main() */
-	ck_assert_int_eq(give(s.ctx, pages, N, &err), -1);
-	ck_assert_int_eq(err.sys_errno, EPIPE);
-	close(fds[1]);
-	munmap(pages, N);
-}
-END_TEST
-
 /* Durable output: the temporary beside the target, committed over an
  * old file, or aborted with the old file kept; a temporary a writer
  * holds is never cleaned, one nobody holds is. */
@@ -327,7 +281,6 @@ fdio_suite(void)
 	tcase_add_test(core, test_pipe_grow_never_shrinks);
 	tcase_add_test(core, test_pipe_grow_not_a_pipe);
 	tcase_add_test(core, test_sink_fd_positional);
-	tcase_add_test(core, test_sink_give);
 	tcase_add_test(core, test_outfile_commit_abort_clean);
 	tcase_add_test(malformed, test_fd_move_past_end);
 	tcase_add_test(malformed, test_outfile_open_fails);

@@ -2,13 +2,11 @@
 /*
  * check-outq.c - pieces written in order by their workers: order, the
  * bounded pool, job and write failures, no hang (run through zd_sched_run
- * with early consume, as zseg-decode.c does); chunks given, not written,
- * once they waited, and fresh pages for them after
+ * with early consume, as zseg-decode.c does)
  */
 #include "config.h"
 
 #include <check.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,32 +26,7 @@ struct oq_test {
 	unsigned char *out;	/* written bytes */
 	size_t out_len, out_cap;
 	uint64_t total;		/* bytes all jobs produce */
-	/* chunks given (zd_outq_set_give), until a worker has them again */
-	pthread_mutex_t lock;
-	const unsigned char *given[64];
-	unsigned ngiven, gives, writes;
-	/* job 1 ends only once job 2 has put a chunk, which waits */
-	bool park;
-	bool parked;		/* job 2 put one */
-	pthread_cond_t cond;
 };
-
-/* Is buf a given chunk?  Forgets it: it is a worker's again. */
-static bool
-t_taken(struct oq_test *t, const unsigned char *buf)
-{
-	bool was = false;
-
-	pthread_mutex_lock(&t->lock);
-	for (unsigned k = 0; k < t->ngiven && !was; k++) {
-		if (t->given[k] == buf) {
-			t->given[k] = t->given[--t->ngiven];
-			was = true;
-		}
-	}
-	pthread_mutex_unlock(&t->lock);
-	return was;
-}
 
 /* Job i produces job_len(i) bytes, byte k being (i * 31 + k) & 0xff. */
 static size_t
@@ -73,24 +46,6 @@ t_write(void *ctx, const unsigned char *buf, size_t len, struct zd_error *err)
 	ck_assert_uint_le(t->out_len + len, t->out_cap);
 	memcpy(t->out + t->out_len, buf, len);
 	t->out_len += len;
-	t->writes++;
-	return 0;
-}
-
-/* As t_write; the chunk's pages are to come back fresh. */
-static int
-t_give(void *ctx, const unsigned char *buf, size_t len, struct zd_error *err)
-{
-	struct oq_test *t = ctx;
-
-	if (t_write(ctx, buf, len, err) < 0)
-		return -1;
-	t->writes--;
-	t->gives++;
-	pthread_mutex_lock(&t->lock);
-	if (t->ngiven < sizeof(t->given) / sizeof(t->given[0]))
-		t->given[t->ngiven++] = buf;
-	pthread_mutex_unlock(&t->lock);
 	return 0;
 }
 
@@ -123,10 +78,6 @@ t_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 			return -1;
 		}
 		ck_assert_uint_eq(cap, CHUNK);
-		/* pages given away are never written again: fresh ones */
-		if (t_taken(t, buf))
-			for (size_t j = 0; j < cap; j++)
-				ck_assert_uint_eq(buf[j], 0);
 		n = len - k < cap / 2 ? len - k : cap / 2;
 		for (size_t j = 0; j < n; j++)
 			buf[j] = (unsigned char)((i * 31 + k + j) & 0xff);
@@ -134,18 +85,6 @@ t_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 			usleep(2000);
 		zd_outq_put(t->q, slot, n);
 		k += n;
-		if (t->park && i == 2) {
-			pthread_mutex_lock(&t->lock);
-			t->parked = true;
-			pthread_cond_broadcast(&t->cond);
-			pthread_mutex_unlock(&t->lock);
-		}
-	}
-	if (t->park && i == 1) {
-		pthread_mutex_lock(&t->lock);
-		while (!t->parked)
-			pthread_cond_wait(&t->cond, &t->lock);
-		pthread_mutex_unlock(&t->lock);
 	}
 	if ((int64_t)i == t->fail_job) {
 		zd_err(err, ZD_E_FORMAT, "job %ju failed", (uintmax_t)i);
@@ -182,15 +121,11 @@ oq_init(struct oq_test *t, unsigned threads, size_t max_bytes)
 	ck_assert_ptr_nonnull(t->out);
 	t->q = zd_outq_new(threads + 1, CHUNK, max_bytes, t_write, t);
 	ck_assert_ptr_nonnull(t->q);
-	pthread_mutex_init(&t->lock, NULL);
-	pthread_cond_init(&t->cond, NULL);
 }
 
 static void
 oq_done(struct oq_test *t)
 {
-	pthread_cond_destroy(&t->cond);
-	pthread_mutex_destroy(&t->lock);
 	zd_outq_free(t->q);
 	free(t->out);
 }
@@ -291,36 +226,6 @@ START_TEST(test_outq_write_failure)
 }
 END_TEST
 
-/* With give: the chunks that waited for the head are given, the head's
- * own written; the same bytes in order; given pages come back zeroed
- * (checked in t_run); a failing give is a failing write. */
-START_TEST(test_outq_give)
-{
-	struct zd_error err = ZD_ERROR_INIT;
-	struct oq_test t;
-	unsigned threads = thread_counts[_i / 2];
-	bool fail = _i % 2 == 1;
-
-	oq_init(&t, threads, 64 * CHUNK);
-	zd_outq_set_give(t.q, t_give);
-	t.park = true;
-	if (fail)
-		t.fail_write_at = 50000;
-	ck_assert_int_eq(zd_sched_run(&ops, &t, threads, threads + 1, &err),
-	                 fail ? -1 : 0);
-	check_written(&t);
-	if (fail) {
-		ck_assert_int_eq(err.code, ZD_E_IO);
-		ck_assert_uint_le(t.out_len, 50000);
-	} else {
-		check_prefix(&t, t.njobs);
-		ck_assert_uint_gt(t.gives, 0);
-		ck_assert_uint_gt(t.writes, 0);
-	}
-	oq_done(&t);
-}
-END_TEST
-
 static Suite *
 outq_suite(void)
 {
@@ -330,7 +235,6 @@ outq_suite(void)
 	int n = (int)(sizeof(thread_counts) / sizeof(thread_counts[0]));
 
 	tcase_add_loop_test(core, test_outq_order, 0, 2 * n);
-	tcase_add_loop_test(core, test_outq_give, 0, 2 * n);
 	tcase_add_loop_test(malformed, test_outq_job_failure, 0, n);
 	tcase_add_loop_test(malformed, test_outq_write_failure, 0, n);
 	return s;
