@@ -34,8 +34,10 @@ static const char usage_control[] =
  * "INDEX USIZE CSIZE WALL CPU" (seconds: wall clock, and this thread's CPU
  * time, which other load on the machine hardly changes), each decoded
  * alone on this thread into one reused 256 KiB buffer (as a decoder worker
- * fills its chunks), the bytes dropped.  Exit status 2 when the member is
- * not indexed zstd.
+ * fills its chunks), the bytes dropped; then "stream WALL CPU": the whole
+ * member through the one-thread decoder (-T1's path: one streaming
+ * decoder, each segment's hash checked as its bytes pass) into a sink that
+ * drops them.  Exit status 2 when the member is not indexed zstd.
  */
 #define TIME_CHUNK (256u << 10)
 
@@ -64,6 +66,33 @@ now_s(clockid_t clk)
 
 	clock_gettime(clk, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int
+drop_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
+{
+	(void)ctx;
+	(void)buf;
+	(void)len;
+	(void)err;
+	return 0;
+}
+
+/* The "stream" line: -T1's decoder, bytes dropped. */
+static int
+stream_time(const struct zd_deb_member *m, struct zd_error *err)
+{
+	struct zd_sink drop = { drop_write, NULL, NULL };
+	struct zd_dec_params p;
+	double t0 = now_s(CLOCK_MONOTONIC);
+	double c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+
+	zd_cli_dec_params(&p, 1);
+	if (zd_deb_member_decode(m, &p, &drop, err) < 0)
+		return -1;
+	printf("stream %.6f %.6f\n", now_s(CLOCK_MONOTONIC) - t0,
+	       now_s(CLOCK_THREAD_CPUTIME_ID) - c0);
+	return 0;
 }
 
 static int
@@ -109,6 +138,8 @@ segment_times(const struct zd_deb_member *m, struct zd_error *err)
 	ZSTD_freeDCtx(dctx);
 	free(ibuf);
 	free(pc);
+	if (rc == 0)
+		rc = stream_time(m, err);
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = zd_err(err, ZD_E_IO, "writing to stdout failed");
 	return rc;

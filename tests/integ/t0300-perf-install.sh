@@ -153,3 +153,37 @@ expect_status 2 "$PERF" install --variants none --pairs none/other "$FS" \
 	--workdir "$T/work" "$T/tree"
 expect_stderr "--pairs 'none/other': not VARIANT/BACKEND"
 ok "--pairs runs only the pairs asked for"
+
+# zdeb-tN: zdeb with ZDEB_DPKG_DEB_THREADS=N, compared with the other in
+# one run; 5000, a count zdeb refuses (1 to 1024), fails the install: the
+# variable reaches zdeb as dpkg-deb
+expect_status 0 "$PERF" install --allow-loaded --runs 1 --variants zstd-indexed \
+	"$FS" --modes unsafe-io --backends zdeb-t1,zdeb-t2 \
+	--workdir "$T/work" --json "$T/threads.json" "$T/tree"
+python3 - "$T/threads.json" <<'PY' || fail "zdeb-tN: $(cat "$T/stdout")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = d["runs"]
+assert {r["backend"] for r in runs} == {"zdeb-t1", "zdeb-t2"}, runs
+assert all(r["status"] == "ok" for r in runs), runs
+b = d["machine"]["backends"]
+assert b["zdeb-t1"].endswith("with ZDEB_DPKG_DEB_THREADS=1"), b
+assert b["zdeb-t2"].endswith("with ZDEB_DPKG_DEB_THREADS=2"), b
+assert [c for c in d["comparisons"]
+        if "zdeb-t2" in c["a"] + c["b"] and "zdeb-t1" in c["a"] + c["b"]], \
+    d["comparisons"]
+PY
+grep -q 'zdeb-t2.*zdeb-t1\|zdeb-t1.*zdeb-t2' "$T/stdout" ||
+	fail "no zdeb-t2 against zdeb-t1 row: $(cat "$T/stdout")"
+"$PERF" install --allow-loaded --runs 1 --variants zstd-indexed "$FS" \
+	--modes unsafe-io --backends zdeb-t5000 --workdir "$T/work" \
+	--json "$T/t5000.json" "$T/tree" >/dev/null 2>&1
+python3 - "$T/t5000.json" <<'PY' || fail "zdeb-t5000 did not fail"
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+assert runs and all(r["status"] == "failed" for r in runs), runs
+PY
+expect_status 2 "$PERF" install --backends zdeb-t0 "$FS" --workdir "$T/work" \
+	"$T/tree"
+expect_stderr "unknown backend 'zdeb-t0'"
+ok "--backends zdeb-t1,zdeb-t2: one run, each with its thread count"

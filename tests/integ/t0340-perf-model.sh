@@ -25,14 +25,16 @@ segs=$("$ZDEB" info "$T/t.deb" | awk '$1 == "data.tar.zst" {print $5}')
 [ "$segs" -ge 4 ] || fail "only $segs segments"
 
 expect_status 0 "$ZDEB" cat-data --segment-times "$T/t.deb"
-[ "$(wc -l <"$T/stdout")" -eq "$segs" ] ||
-	fail "$(wc -l <"$T/stdout") lines for $segs segments"
-sum=$(awk '{ s += $2 } END { print s }' "$T/stdout")
+[ "$(wc -l <"$T/stdout")" -eq $((segs + 1)) ] ||
+	fail "$(wc -l <"$T/stdout") lines for $segs segments and the stream"
+sum=$(awk '$1 != "stream" { s += $2 } END { print s }' "$T/stdout")
 [ "$sum" -eq "$("$ZDEB" cat-data "$T/t.deb" | wc -c)" ] ||
 	fail "segment sizes add up to $sum, not the tar's size"
-awk 'NF != 5 || $1 != NR - 1 || $4 < 0 || $5 < 0 { exit 1 }' \
+awk 'NR <= '"$segs"' && (NF != 5 || $1 != NR - 1 || $4 < 0 || $5 < 0) { exit 1 }
+     NR == '"$((segs + 1))"' && (NF != 3 || $1 != "stream" || $2 <= 0 || $3 <= 0) { exit 1 }' \
 	"$T/stdout" || fail "bad line: $(cat "$T/stdout")"
-ok "--segment-times: $segs lines, sizes adding up to the tar"
+ok "--segment-times: $segs lines, sizes adding up to the tar, the stream's"
+
 
 "$ZDEB" build -z3 --layout=single "$T/p" "$T/s.deb" >/dev/null
 expect_status 2 "$ZDEB" cat-data --segment-times "$T/s.deb"
@@ -44,15 +46,15 @@ expect_status 0 "$PERF" model --predict-only --runs 1 --cores 1,2,64 \
 python3 - "$T/stdout" <<'PY' || fail "predict-only: $(cat "$T/stdout")"
 import sys
 x = [float(v) for v in open(sys.argv[1]).read().split()]
-assert len(x) == 3 and x[0] == 1.0 and 1.0 <= x[1] <= 2.0 <= x[2], x
+assert len(x) == 3 and x[0] == 1.0 and 1.0 < x[1] <= x[2], x
 PY
-ok "--predict-only: 1x on one core, at most 2x on two, more on 64"
+ok "--predict-only: 1x on one core, more on two, as much or more on 64"
 
 expect_status 0 "$PERF" model --runs 1 --cores 1,2,16 --sink-mib 8 \
 	--workdir "$T" "$T/t.deb"
 for s in null file pipe; do
 	for n in 1 2; do
-		grep -Eq "^$s +$n +[0-9.]+s +[0-9.]+s +[-+][0-9.]+%$" \
+		grep -Eq "^$s +$n +[0-9.]+s +[0-9.]+s +[-+][0-9.]+%  .* 1$" \
 			"$T/stdout" || fail "no $s T=$n check: $(cat "$T/stdout")"
 	done
 done

@@ -10,8 +10,8 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.environ.get(
     "ZDEB_SRCDIR", os.path.join(os.path.dirname(__file__), "..", "..")),
     "src", "perf"))
-from zdeb_perf.model import INF, MIB, Sink, bound_of, contention, \
-    simulate  # noqa: E402
+from zdeb_perf.model import INF, MIB, Sink, alpha_of, bound_of, \
+    contention, simulate, worker_setup  # noqa: E402
 
 
 class Simulate(unittest.TestCase):
@@ -60,11 +60,16 @@ class Simulate(unittest.TestCase):
         self.assertAlmostEqual(t, 4.0, places=6)
 
     def test_slow_head_holds_window(self):
-        # pieces 5,1,1,1,1,1 on 2 workers, window 3: the 5 s head keeps
-        # pieces 1 and 2 queued; piece 3 may start only when piece 0 is
-        # written (t=5); then 3,4 on two workers, then 5: 5 + 1 + 1 = 7.
-        t = simulate([5, 1, 1, 1, 1, 1], [MIB] * 6, 2)
+        # pieces 5,1,1,1,1,1 on 2 workers, window 3 (threads + 1, the
+        # decoder's before 2026-11-27): the 5 s head keeps pieces 1 and 2
+        # queued; piece 3 may start only when piece 0 is written (t=5);
+        # then 3,4 on two workers, then 5: 5 + 1 + 1 = 7.
+        t = simulate([5, 1, 1, 1, 1, 1], [MIB] * 6, 2, window=3)
         self.assertAlmostEqual(t, 7.0, places=6)
+        # the default, 2 x threads + 1 = 5: pieces 1-4 on the other
+        # worker by t=4, piece 5 starts when piece 0 is written: 6 s
+        t = simulate([5, 1, 1, 1, 1, 1], [MIB] * 6, 2)
+        self.assertAlmostEqual(t, 6.0, places=6)
 
     def test_budget_stalls_others(self):
         # budget of 1 MiB: while the 4 s head decodes, the other piece
@@ -85,10 +90,17 @@ class Simulate(unittest.TestCase):
         s = Sink("file", INF, w=5e-9)
         self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 2, s,
                                         positional=True), 3.0, places=5)
-        # nothing waits in a queue there, so parked bytes cost nothing
+        # nothing waits in a queue there, but each byte copied into the
+        # kernel evicts as much of the decoder's window (park once more):
+        # 1 + 0.5 + 1 s per piece, 2 pieces per worker
         self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 2, s,
-                                        positional=True, park=1e-8), 3.0,
+                                        positional=True, park=1e-8), 5.0,
                                places=5)
+        # a sink whose writes take turns (a file's lock) goes through the
+        # queue instead: one writer, 2 x 100 MB parked at 5 + 10 ns/B
+        f = Sink("file", INF, w=5e-9, serial=True)
+        self.assertGreater(simulate([1.0] * 4, [100e6] * 4, 2, 2, f,
+                                    positional=True), 3.0)
         # one thread: decode and write in turn either way
         self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 1, s,
                                         positional=True), 6.0, places=5)
@@ -121,6 +133,27 @@ class Simulate(unittest.TestCase):
         self.assertEqual(b, "segments")
         w, b = bound_of([1.0] * 64, [MIB] * 64, 64, 64, Sink("n"), 0.1)
         self.assertEqual(b, "bandwidth")
+
+    def test_stream_one_thread(self):
+        # -T1's own time replaces the pieces' sum on one thread only
+        self.assertAlmostEqual(simulate([1.0, 1.0], [MIB] * 2, 2, 1,
+                                        stream=3.0), 3.0, places=6)
+        self.assertAlmostEqual(simulate([1.0, 1.0], [MIB] * 2, 2, 2,
+                                        stream=3.0), 1.0, places=6)
+
+    def test_worker_setup(self):
+        # piece 0 has it already; piece 1, the second worker's first,
+        # gets it: 4 x 1 s on 2 workers with 0.5 s setup: 2.5 s
+        self.assertAlmostEqual(simulate([1.5, 1.0, 1.0, 1.0], [MIB] * 4, 2,
+                                        setup=0.5), 2.5, places=6)
+        # measured: the first segment's time over the others' rate
+        self.assertAlmostEqual(worker_setup([(MIB, 0, 1.5), (MIB, 0, 1.0),
+                                             (2 * MIB, 0, 2.0)]), 0.5)
+
+    def test_alpha_of(self):
+        self.assertAlmostEqual(alpha_of(1.0, 1.2, 2), 0.2)
+        self.assertAlmostEqual(alpha_of(1.0, 0.9, 2), 0.0)
+        self.assertAlmostEqual(alpha_of(1.0, 1.5, 1), 0.0)
 
     def test_empty(self):
         self.assertEqual(simulate([], [], 4), 0.0)

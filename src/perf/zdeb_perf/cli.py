@@ -24,7 +24,8 @@ def parser():
     i.add_argument("--variants", type=split_list, default=ALL_VARIANTS,
                    help="comma list (default: %s)" % ",".join(ALL_VARIANTS))
     i.add_argument("--backends", type=split_list, default=ALL_BACKENDS,
-                   help="stock,zdeb (default both)")
+                   help="stock,zdeb (default both); zdeb-tN or zdeb-tall: "
+                   "zdeb with ZDEB_DPKG_DEB_THREADS=N or all")
     i.add_argument("--pairs", type=split_list, default=[],
                    metavar="VARIANT/BACKEND,...", help="only these "
                    "variant and backend pairs (default: every variant "

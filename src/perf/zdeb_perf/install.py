@@ -6,6 +6,7 @@ with zdeb-iotrace.so preloaded; see zdeb-perf(1) for the method.
 """
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -39,6 +40,8 @@ VARIANT_ARGS = {
 }
 ALL_MODES = ["default", "unsafe-io", "eatmydata"]
 ALL_BACKENDS = ["stock", "zdeb"]
+# zdeb with ZDEB_DPKG_DEB_THREADS=N (or all): zdeb-t1, zdeb-t2, zdeb-tall
+THREADS_BACKEND = re.compile(r"zdeb-t([1-9][0-9]{0,3}|all)$")
 HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 # Stage runs (tar -t, md5, decode) with --runs auto.
 STAGE_RUNS = 3
@@ -184,7 +187,23 @@ class Install:
             self.backend_path["zdeb"] = link
             self.backend_env_path["zdeb"] = shim + os.pathsep + \
                 os.environ.get("PATH", "")
+        for b in self.a.backends:
+            m = THREADS_BACKEND.match(b)
+            if m:
+                status[b] = status["zdeb"] + \
+                    " with ZDEB_DPKG_DEB_THREADS=%s" % m.group(1)
+                if "zdeb" in self.backend_path:
+                    self.backend_path[b] = self.backend_path["zdeb"]
+                    self.backend_env_path[b] = self.backend_env_path["zdeb"]
         return status
+
+    @staticmethod
+    def backend_env(backend, env):
+        """env with what the backend sets besides PATH."""
+        m = THREADS_BACKEND.match(backend)
+        if m:
+            env["ZDEB_DPKG_DEB_THREADS"] = m.group(1)
+        return env
 
     # stage runs
     def stage_decode(self, backend, debs):
@@ -230,8 +249,8 @@ class Install:
             adm = self.init_root(root)
             if os.path.exists(trace):
                 os.unlink(trace)
-            env = dict(os.environ, PATH=self.backend_env_path[backend],
-                       LC_ALL="C")
+            env = self.backend_env(backend, dict(
+                os.environ, PATH=self.backend_env_path[backend], LC_ALL="C"))
             if self.iotrace and traced:
                 env["LD_PRELOAD"] = self.iotrace + (
                     " " + os.environ["LD_PRELOAD"]
@@ -302,7 +321,7 @@ class Install:
             if c not in ("hot", "cold"):
                 raise PerfError("unknown cache mode '%s'" % c)
         for b in a.backends:
-            if b not in ALL_BACKENDS:
+            if b not in ALL_BACKENDS and not THREADS_BACKEND.match(b):
                 raise PerfError("unknown backend '%s'" % b)
         for pr in a.pairs:
             v, _, b = pr.partition("/")

@@ -8,17 +8,24 @@ for 1 to 64 cores.  See zdeb-perf(1), MODEL."""
 import fcntl
 import os
 import resource
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
+from . import stats
 from .common import PerfError, find_zdeb, median, note
 
 MIB = 1 << 20
 CHUNK = 256 << 10           # lib/zseg-decode.c CHUNK: a queued chunk
 MEM_BUDGET = 512 * MIB      # lib/zseg-decode.c MEM_BUDGET
+
+
+def default_window(threads):
+    """lib/zseg-decode.c WINDOW(threads): pieces in flight."""
+    return 2 * threads + 1
 INF = float("inf")
 EPS = 1e-12
 
@@ -30,11 +37,14 @@ class Sink:
     c: the reader's CPU seconds per byte (another process, its own
     core when one is free)."""
 
-    def __init__(self, name, rate=INF, w=0.0, c=0.0):
+    def __init__(self, name, rate=INF, w=0.0, c=0.0, serial=False):
         self.name = name
         self.rate = rate
         self.w = w
         self.c = c
+        # writes from several threads take turns (a regular file: the
+        # inode's lock), so positional writing still goes one at a time
+        self.serial = serial
 
     def __repr__(self):
         return "Sink(%s, %.3g B/s, w=%.3g, c=%.3g)" % (
@@ -49,11 +59,13 @@ def contention(k, alpha):
 
 
 def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
-             window=None, budget=MEM_BUDGET, positional=False, park=0.0):
+             window=None, budget=MEM_BUDGET, positional=False, park=0.0,
+             stream=None, setup=0.0):
     """Wall seconds to decode pieces of single-core decode times `times`
     (s) and decoded sizes `sizes` (bytes) on `threads` workers (default:
     cores) and `cores` CPUs into sink, as lib/zseg-decode.c does: piece i
-    starts on a free worker once fewer than `window` (threads + 1) pieces
+    starts on a free worker once fewer than `window` (2 x threads + 1)
+    pieces
     are in flight (started and not yet fully written); its bytes queue up
     to `budget` bytes in all (beyond, only the head piece decodes); the
     head piece's bytes are written in order, as they come, by the worker
@@ -71,7 +83,22 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
 
     park: CPU seconds per byte for writing bytes that waited in the queue
     (parked chunks, out of the cache by then: read back from memory), on
-    top of the sink's w; bytes written as they are decoded cost w alone."""
+    top of the sink's w; bytes written as they are decoded cost w alone.
+    Every byte a decoding thread copies into the kernel (w > 0) also
+    costs it park once more: the copy evicts as much of its window from
+    the cache, which its next matches read back from memory.
+
+    stream: the one-thread decoder's time for all pieces (`cat-data
+    --segment-times`' "stream" line), which differs from the sum of the
+    pieces' own: -T1 streams the frame through one decoder (its window
+    copied out, the frame checksum computed besides each segment's hash).
+    On one thread the pieces' times are scaled to sum to it.
+
+    setup: a worker's first piece costs it this much more (its decoder
+    made, its window's and buffers' pages touched for the first time); the
+    measured times have it in piece 0 only (--segment-times decodes them
+    one after another on one decoder), so pieces 1 to threads - 1, each
+    the first of another worker, get it added."""
     n = len(times)
     if n != len(sizes):
         raise ValueError("times and sizes differ in length")
@@ -80,13 +107,22 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     threads = max(1, min(threads, n)) if n else 1
     if n == 0:
         return 0.0
-    window = threads + 1 if window is None else window
+    window = default_window(threads) if window is None else window
+    evict = park if sink.w > 0 else 0.0
     if threads <= 1:
         park = 0.0
-    if positional and threads > 1:
+        tsum = sum(times)
+        if stream is not None and tsum > 0:
+            times = [t * stream / tsum for t in times]
+    if threads > 1 and setup > 0:
+        times = [t + (setup if 0 < i < threads else 0.0)
+                 for i, t in enumerate(times)]
+    if positional and threads > 1 and not sink.serial:
         park = 0.0      # no queue: each worker writes its own bytes
-        times = [t + u * sink.w for t, u in zip(times, sizes)]
+        times = [t + u * (sink.w + evict) for t, u in zip(times, sizes)]
         sink = Sink(sink.name + " (placed)")
+    elif sink.w > 0:
+        sink = Sink(sink.name, sink.rate, sink.w + evict, sink.c)
     prog = [0.0] * n            # decoded fraction
     wr = [0.0] * n              # bytes written
     running = []                # pieces being decoded
@@ -192,17 +228,20 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
 
 
 def bound_of(times, sizes, cores, threads, sink, alpha, positional=False,
-             park=0.0):
+             park=0.0, stream=None, setup=0.0):
     """(wall, what bounds it): the simulation, then the same without the
     sink's limits and without contention; the bound is what costs the
     most, or "segments" when neither does and the wall is over 1.1 x the
     total decode time over the threads (too few or unequal segments),
     else "cores"."""
     wall = simulate(times, sizes, cores, threads, sink, alpha,
-                    positional=positional, park=park)
-    no_sink = simulate(times, sizes, cores, threads, Sink("none"), alpha)
+                    positional=positional, park=park, stream=stream,
+                    setup=setup)
+    no_sink = simulate(times, sizes, cores, threads, Sink("none"), alpha,
+                       stream=stream, setup=setup)
     no_bw = simulate(times, sizes, cores, threads, sink, 0.0,
-                     positional=positional, park=park)
+                     positional=positional, park=park, stream=stream,
+                     setup=setup)
     th = max(1, min(threads, len(times)))
     ideal = sum(times) / th
     costs = {"sink": wall - no_sink, "bandwidth": wall - no_bw}
@@ -218,24 +257,79 @@ def bound_of(times, sizes, cores, threads, sink, alpha, positional=False,
 # ---------------------------------------------------------------------
 # measuring
 
-def segment_times(zdeb, deb, runs):
-    """[(usize, csize, seconds)] per segment, the median of runs: the
-    decoding thread's CPU time, which the machine's other load hardly
-    changes (on a quiet machine it is the wall time)."""
-    per = []
-    for _ in range(runs):
-        r = subprocess.run([zdeb, "cat-data", "--segment-times", deb],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           universal_newlines=True)
-        if r.returncode != 0:
-            raise PerfError("%s: %s" % (deb, r.stderr.strip()))
-        rows = [ln.split() for ln in r.stdout.splitlines()]
-        per.append([(int(x[1]), int(x[2]), float(x[4])) for x in rows])
-    out = []
-    for j in range(len(per[0])):
-        out.append((per[0][j][0], per[0][j][1],
-                    median([p[j][2] for p in per])))
-    return out
+def segment_run(zdeb, deb):
+    """One `cat-data --segment-times` run: ([(usize, csize, seconds)] per
+    segment, stream seconds, fixed seconds).  A segment's and the
+    stream's time is the decoding thread's CPU time, which the machine's
+    other load hardly changes (on a quiet machine it is the wall time);
+    fixed is the rest of the process's wall time: starting, mapping the
+    package, reading the index, exiting."""
+    t0 = time.monotonic()
+    r = subprocess.run(segment_cmd(zdeb, deb), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True)
+    wall = time.monotonic() - t0
+    return segment_parse(deb, r.returncode, r.stdout, r.stderr, wall)
+
+
+def segment_cmd(zdeb, deb):
+    # through sh, as run_to_sink() runs what it measures
+    return ["sh", "-c", "exec %s cat-data --segment-times %s" %
+            (shlex.quote(zdeb), shlex.quote(deb))]
+
+
+def segment_parse(deb, rc, out, err, wall):
+    if rc != 0:
+        raise PerfError("%s: %s" % (deb, err.strip()))
+    rows = [ln.split() for ln in out.splitlines()]
+    st = [x for x in rows if x[0] == "stream"]
+    rows = [x for x in rows if x[0] != "stream"]
+    if len(st) != 1:
+        raise PerfError("%s: no stream line from --segment-times" % deb)
+    fixed = wall - sum(float(x[3]) for x in rows) - float(st[0][1])
+    return ([(int(x[1]), int(x[2]), float(x[4])) for x in rows],
+            float(st[0][2]), max(0.0, fixed))
+
+
+def concurrent_segments(zdeb, deb, k):
+    """k `--segment-times` runs at once: the mean over them of the sum of
+    their segments' CPU times (each decodes the pieces on one thread, as a
+    worker does)."""
+    ps = [subprocess.Popen(segment_cmd(zdeb, deb), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True)
+          for _ in range(k)]
+    sums = []
+    for p in ps:
+        out, err = p.communicate()
+        segs = segment_parse(deb, p.returncode, out, err, 0.0)[0]
+        sums.append(sum(t for _, _, t in segs))
+    return sum(sums) / len(sums)
+
+
+def alpha_of(one, many, k):
+    """contention()'s alpha from one decode's time alone and the mean of
+    k at once."""
+    if k < 2 or one <= 0:
+        return 0.0
+    return max(0.0, (many / one - 1.0) / (k - 1))
+
+
+def worker_setup(segs):
+    """A worker's setup time: how much longer the first segment took than
+    the others' median time per byte gives for its size."""
+    rates = [t / u for u, _, t in segs[1:] if u > 0]
+    if not segs or not rates:
+        return 0.0
+    return max(0.0, segs[0][2] - segs[0][0] * median(rates))
+
+
+def segment_medians(runs):
+    """segment_run()s' results combined: each segment's median time, the
+    median stream, fixed and worker setup times."""
+    segs = [(u, c, median([r[0][j][2] for r in runs]))
+            for j, (u, c, _) in enumerate(runs[0][0])]
+    return (segs, median([r[1] for r in runs]),
+            median([r[2] for r in runs]),
+            median([worker_setup(r[0]) for r in runs]))
 
 
 def cpu_children():
@@ -248,34 +342,30 @@ def cpu_self():
     return r.ru_utime + r.ru_stime
 
 
-def run_to_sink(cmd, sink, scratch, stdin=None):
+def run_to_sink(cmd, sink, scratch):
     """Wall seconds of cmd writing its stdout into sink ("null", "file",
-    "pipe": into `cat` to /dev/null), and the reader's CPU seconds."""
-    c0 = cpu_children()
-    t0 = time.monotonic()
-    reader = None
+    "pipe": into `cat` to /dev/null), run by sh as a shell runs it (the
+    pipe's two processes started at once; one Popen after another from
+    Python added 20-30 ms here), and the CPU seconds of sh and its
+    children.  A file is removed after the clock stops."""
+    path = os.path.join(scratch, "sink.out")
+    line = " ".join(shlex.quote(x) for x in cmd)
     if sink == "null":
-        with open(os.devnull, "wb") as out:
-            p = subprocess.Popen(cmd, stdin=stdin, stdout=out)
-            p.wait()
+        line = "exec %s >/dev/null" % line
     elif sink == "file":
-        path = os.path.join(scratch, "sink.out")
-        with open(path, "wb") as out:
-            p = subprocess.Popen(cmd, stdin=stdin, stdout=out)
-            p.wait()
-        os.unlink(path)
+        line = "exec %s >%s" % (line, shlex.quote(path))
     elif sink == "pipe":
-        p = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE)
-        with open(os.devnull, "wb") as out:
-            reader = subprocess.Popen(["cat"], stdin=p.stdout, stdout=out)
-        p.stdout.close()
-        p.wait()
-        reader.wait()
+        line = "%s | cat >/dev/null" % line
     else:
         raise PerfError("unknown sink %s" % sink)
+    c0 = cpu_children()
+    t0 = time.monotonic()
+    r = subprocess.run(["sh", "-c", line])
     wall = time.monotonic() - t0
-    if p.returncode != 0 or (reader and reader.returncode != 0):
-        raise PerfError("%s failed" % " ".join(cmd))
+    if sink == "file" and os.path.exists(path):
+        os.unlink(path)
+    if r.returncode != 0:
+        raise PerfError("%s failed" % line)
     return wall, cpu_children() - c0
 
 
@@ -317,7 +407,8 @@ def write_rate(sink, total, scratch):
     if sink == "file":
         os.unlink(path)
     b = n * CHUNK
-    return Sink(sink, b / wall if wall > 0 else INF, wcpu / b, rcpu / b)
+    return Sink(sink, b / wall if wall > 0 else INF, wcpu / b, rcpu / b,
+                serial=sink == "file")
 
 
 def unpack_times(deb, scratch, runs):
@@ -418,28 +509,6 @@ def dpkg_sink(zdeb, deb, scratch, runs):
     return Sink("dpkg", tarb / w, 0.0, c / tarb), w0
 
 
-def concurrent_alpha(zdeb, deb, k, runs):
-    """alpha of contention(): k single-thread decodes at once against
-    one alone (into /dev/null), by their CPU time, which memory stalls
-    lengthen but the machine's other load hardly does; medians of runs."""
-    if k < 2:
-        return 0.0
-    one, many = [], []
-    cmd = [zdeb, "cat-data", "-T1", deb]
-    for _ in range(runs):
-        with open(os.devnull, "wb") as out:
-            c0 = cpu_children()
-            subprocess.run(cmd, stdout=out, check=True)
-            one.append(cpu_children() - c0)
-            c0 = cpu_children()
-            ps = [subprocess.Popen(cmd, stdout=out) for _ in range(k)]
-            for p in ps:
-                p.wait()
-            many.append((cpu_children() - c0) / k)
-    e = median(one) / median(many)   # 1: no slow-down
-    return max(0.0, (1.0 / e - 1.0) / (k - 1))
-
-
 def prepare(zdeb, inp, scratch, level, segment_size):
     """A .deb with an indexed zstd data member: inp itself when it has
     one, else inp recompressed (a .deb) or built (a directory)."""
@@ -489,34 +558,64 @@ def model_main(a):
     scratch = tempfile.mkdtemp(prefix="zdeb-model.", dir=a.workdir)
     try:
         deb = prepare(zdeb, a.input, scratch, a.level, a.segment_size)
-        segs = segment_times(zdeb, deb, a.runs)
-        times = [s[2] for s in segs]
-        sizes = [s[0] for s in segs]
         if a.predict_only:
-            base = simulate(times, sizes, 1, 1, Sink("null"), 0.0)
-            print(" ".join("%.1f" % (base / simulate(times, sizes, n, n,
-                                                      Sink("null"), 0.0))
-                           for n in cores))
+            segs, stream, start, setup = segment_medians(
+                [segment_run(zdeb, deb) for _ in range(a.runs)])
+            times = [x[2] for x in segs]
+            sizes = [x[0] for x in segs]
+            base = simulate(times, sizes, 1, 1, Sink("null"), 0.0,
+                            stream=stream)
+            print(" ".join("%.1f" % (base / simulate(
+                times, sizes, n, n, Sink("null"), 0.0, stream=stream,
+                setup=setup)) for n in cores))
             return 0
-        total = sum(sizes)
         ncpu = os.cpu_count() or 1
+        checked = [x for x in a.sinks if x != "dpkg"]
+        threads = [t for t in (1, 2) if t <= ncpu]
+        # Rounds: the components (segment times, each sink's rates) and
+        # the checks (-T1/-T2 into each sink) one after another in each
+        # round, so that a machine whose speed drifts (a shared VM's can
+        # by a third within minutes) moves a round's prediction and its
+        # measurement alike; each check's error is a per-round one.
+        rounds = []
+        alphas = []
+        for _ in range(a.runs):
+            seg = segment_run(zdeb, deb)
+            if a.alpha is None and ncpu >= 2:
+                alphas.append(alpha_of(sum(t for _, _, t in seg[0]),
+                                       concurrent_segments(zdeb, deb,
+                                                           ncpu), ncpu))
+            total = sum(x[0] for x in seg[0])
+            sk = {name: write_rate(name, max(total, a.sink_mib * MIB),
+                                   scratch) for name in checked}
+            meas = {(name, th): run_to_sink([zdeb, "cat-data", "-T%d" % th,
+                                             deb], name, scratch)[0]
+                    for name in checked for th in threads}
+            rounds.append((seg, sk, meas, alphas[-1] if alphas else
+                           (a.alpha or 0.0)))
+        segs, stream, start, setup = segment_medians([r[0] for r in rounds])
+        times = [x[2] for x in segs]
+        sizes = [x[0] for x in segs]
+        total = sum(sizes)
         print("input: %s: %d segments, %.1f MiB decoded, %.3f s on one "
-              "core (sum of segments; median of %d)" %
-              (a.input, len(segs), total / MIB, sum(times), a.runs))
+              "core (sum of segments; median of %d), %.3f s streamed "
+              "(-T1's decoder)" % (a.input, len(segs), total / MIB,
+                                   sum(times), a.runs, stream))
         print("segments (MiB decoded / ms): " + " ".join(
-            "%.1f/%.0f" % (s / MIB, t * 1e3) for s, t in zip(sizes, times)))
+            "%.1f/%.0f" % (x / MIB, t * 1e3) for x, t in zip(sizes, times)))
         print("cpu: %d cores; load average %s" % (
             ncpu, " ".join(open("/proc/loadavg").read().split()[:3])))
-        start = median([run_to_sink([zdeb, "cat-control", deb], "null",
-                                    scratch)[0] for _ in range(a.runs)])
-        print("startup: %.1f ms (zdeb cat-control), added to every "
-              "prediction" % (start * 1e3))
+        print("fixed: %.1f ms (the --segment-times process's wall less "
+              "its decoding), added to every prediction; a worker's setup "
+              "%.1f ms (its first segment's time over the others' rate)" %
+              (start * 1e3, setup * 1e3))
         alpha = a.alpha if a.alpha is not None else \
-            concurrent_alpha(zdeb, deb, ncpu, a.runs)
+            (median(alphas) if alphas else 0.0)
         print("contention: alpha %.3f (%s; a decode's speed with k at "
               "once: 1/(1+alpha(k-1)), %.2f at 64)" % (
                   alpha, "given" if a.alpha is not None else
-                  "%d decodes at once vs one" % ncpu,
+                  "%d segment decodes at once against one, by their CPU "
+                  "time, median of the rounds" % ncpu,
                   contention(64, alpha)))
         park = park_cost(a.runs)
         print("parked bytes: %.2f ns/B more to write (a copy from memory "
@@ -527,48 +626,54 @@ def model_main(a):
                 sinks[name], dpkg_fixed = dpkg_sink(zdeb, deb, scratch,
                                                     a.runs)
             else:
-                ss = [write_rate(name, max(total, a.sink_mib * MIB),
-                                 scratch)
-                      for _ in range(a.runs)]
+                ss = [r[1][name] for r in rounds]
                 sinks[name] = Sink(name, median([x.rate for x in ss]),
                                    median([x.w for x in ss]),
-                                   median([x.c for x in ss]))
-            s = sinks[name]
+                                   median([x.c for x in ss]),
+                                   serial=ss[0].serial)
+            x = sinks[name]
             print("sink %-5s %8.0f MB/s, writer %.2f ns/B, reader %.2f "
-                  "ns/B%s" % (name, s.rate / 1e6, s.w * 1e9, s.c * 1e9,
+                  "ns/B%s" % (name, x.rate / 1e6, x.w * 1e9, x.c * 1e9,
                               ", dpkg's fixed cost %.3f s" % dpkg_fixed
                               if name == "dpkg" else ""))
-        # predicted against measured on this machine
+        # predicted against measured on this machine, round by round
         print()
-        print("%-5s %2s %9s %9s %7s" % ("sink", "T", "predicted", "measured",
-                                       "error"))
-        for name, s in sinks.items():
-            if name == "dpkg":
-                continue
-            for th in (1, 2):
-                if th > ncpu:
-                    continue
-                pred = start + simulate(times, sizes, ncpu, th, s, alpha,
-                                        positional=name in PLACED,
-                                        park=park)
-                meas = median([run_to_sink([zdeb, "cat-data", "-T%d" % th,
-                                            deb], name, scratch)[0]
-                               for _ in range(a.runs)])
-                print("%-5s %2d %8.3fs %8.3fs %+6.1f%%" % (
-                    name, th, pred, meas, (pred - meas) / meas * 100))
+        print("%-5s %2s %9s %9s %7s  %-17s %s" % (
+            "sink", "T", "predicted", "measured", "error", "95 % interval",
+            "rounds"))
+        for name in checked:
+            for th in threads:
+                preds, errs = [], []
+                for seg, sk, meas, ra in rounds:
+                    rt = [x[2] for x in seg[0]]
+                    pr = seg[2] + simulate(rt, sizes, ncpu, th, sk[name],
+                                           ra, positional=name in PLACED,
+                                           park=park, stream=seg[1],
+                                           setup=worker_setup(seg[0]))
+                    preds.append(pr)
+                    errs.append((pr - meas[(name, th)]) /
+                                meas[(name, th)] * 100)
+                ci = stats.median_ci(errs)
+                print("%-5s %2d %8.3fs %8.3fs %+6.1f%%  %-17s %d" % (
+                    name, th, median(preds),
+                    median([r[2][(name, th)] for r in rounds]),
+                    median(errs), "[%+.1f%%, %+.1f%%]" % ci if ci else
+                    "(too few rounds)", len(rounds)))
         # the table
         print()
         hdr = "%5s" % "cores"
         for name in sinks:
             hdr += " | %-6s %7s %6s %-9s" % (name, "wall", "x", "bound")
         print(hdr)
-        base = {name: start + simulate(times, sizes, 1, 1, s, alpha)
+        base = {name: start + simulate(times, sizes, 1, 1, s, alpha,
+                                       stream=stream, setup=setup)
                 for name, s in sinks.items()}
         for n in cores:
             line = "%5d" % n
             for name, s in sinks.items():
                 wall, b = bound_of(times, sizes, n, n, s, alpha,
-                                   positional=name in PLACED, park=park)
+                                   positional=name in PLACED, park=park,
+                                   stream=stream, setup=setup)
                 wall += start
                 line += " | %-6s %6.3fs %5.2fx %-9s" % (
                     "", wall, base[name] / wall, b)
@@ -584,10 +689,12 @@ def model_main(a):
                 if n < 2:
                     continue
                 print("%5d %8.3fs %8.3fs %8.3fs" % (
-                    n, simulate(times, sizes, n, n - 1, s, alpha, park=park),
-                    simulate(times, sizes, n, n, s, alpha, park=park),
+                    n, simulate(times, sizes, n, n - 1, s, alpha, park=park,
+                                stream=stream, setup=setup),
+                    simulate(times, sizes, n, n, s, alpha, park=park,
+                             stream=stream, setup=setup),
                     simulate(times, sizes, n, max(1, n // 2), s, alpha,
-                             park=park)))
+                             park=park, stream=stream, setup=setup)))
         return 0
     finally:
         if a.keep:
@@ -605,7 +712,7 @@ def add_parser(sub, split_list):
                    default=["null", "file", "pipe", "dpkg"],
                    help="null,file,pipe,dpkg (default all)")
     m.add_argument("--runs", type=int, default=5,
-                   help="medians of this many runs (default 5)")
+                   help="rounds of measurements, medians over them (default 5)")
     m.add_argument("--level", type=int, default=19,
                    help="zstd level when INPUT must be (re)compressed")
     m.add_argument("--segment-size",
