@@ -45,13 +45,23 @@ void zd_outq_free(struct zd_outq *q);
  * slot. */
 void zd_outq_start(struct zd_outq *q, unsigned slot, uint64_t job);
 
-/* Worker of the job in slot: a chunk to decode into (*cap bytes), or NULL
- * with err set (ZD_E_NOMEM, or ZD_E_INTERNAL when given up).  Each chunk
- * goes back with zd_outq_put(). */
-unsigned char *zd_outq_get(struct zd_outq *q, unsigned slot, size_t *cap,
-                           struct zd_error *err);
-/* Worker: the chunk from get() holds len bytes (0: unused) for the job in
- * slot; writes what can be written unless another thread is writing. */
+/*
+ * Worker of the job in slot: a chunk to decode into (*cap bytes: size, or
+ * chunk_size when size is 0), or NULL with err set (ZD_E_NOMEM, or
+ * ZD_E_INTERNAL when given up).  Each chunk goes back with zd_outq_put();
+ * a chunk of a whole piece may be handed on as it fills, with
+ * zd_outq_progress().  The pool holds max_bytes of chunks, free ones
+ * included (unused ones too small for a request are unmapped to make
+ * room); beyond, a worker waits as above.
+ */
+unsigned char *zd_outq_get(struct zd_outq *q, unsigned slot, size_t size,
+                           size_t *cap, struct zd_error *err);
+/* Worker: the chunk from get() holds len bytes so far, which may be
+ * written while it decodes on past them; writes what can be written unless
+ * another thread is writing. */
+void zd_outq_progress(struct zd_outq *q, unsigned slot, size_t len);
+/* Worker: the chunk from get() holds len bytes (0: unused), all it will;
+ * writes likewise. */
 void zd_outq_put(struct zd_outq *q, unsigned slot, size_t len);
 /* Worker: the job in slot is over (failed or not); writes likewise. */
 void zd_outq_finish(struct zd_outq *q, unsigned slot, bool failed);

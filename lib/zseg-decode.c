@@ -32,6 +32,9 @@
 #define CHUNK (256u << 10)		/* decoded bytes handed on at once */
 #define PCHUNK (128u << 10)		/* positional: written at once */
 #define MEM_BUDGET (512 * MIB)		/* decoded bytes queued, at most */
+/* a piece decoded in place into the queue, at most (larger ones stream
+ * into chunks): the largest segment target (zseg-write.c TARGET_MAX) */
+#define WHOLE_MAX ((size_t)64 * MIB)
 /*
  * Pieces in flight: one per worker, and as many again done but waiting
  * for their turn (their chunks parked, MEM_BUDGET at most), and the one
@@ -285,7 +288,7 @@ w_get(void *ctx, size_t *cap, struct zd_error *err)
 {
 	struct dworker *w = ctx;
 
-	return zd_outq_get(w->d->q, w->slot, cap, err);
+	return zd_outq_get(w->d->q, w->slot, 0, cap, err);
 }
 
 static void
@@ -294,6 +297,25 @@ w_put(void *ctx, size_t len)
 	struct dworker *w = ctx;
 
 	zd_outq_put(w->d->q, w->slot, len);
+}
+
+/* zd_zseg_out for a worker: a whole piece decoded in place in the queue,
+ * handed on as it fills. */
+static unsigned char *
+w_get_whole(void *ctx, size_t size, struct zd_error *err)
+{
+	struct dworker *w = ctx;
+	size_t cap;
+
+	return zd_outq_get(w->d->q, w->slot, size, &cap, err);
+}
+
+static void
+w_progress(void *ctx, size_t len)
+{
+	struct dworker *w = ctx;
+
+	zd_outq_progress(w->d->q, w->slot, len);
 }
 
 /* zd_zseg_out for a worker writing at known offsets (out->pwrite): one
@@ -350,8 +372,10 @@ d_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 {
 	struct dec *d = ctx;
 	struct dworker *w = &d->wk[worker];
-	const struct zd_zseg_out queued = { w_get, w_put, w };
-	const struct zd_zseg_out placed = { p_get, p_put, w };
+	const struct zd_zseg_out queued = {
+		w_get, w_put, w, w_get_whole, w_progress, WHOLE_MAX,
+	};
+	const struct zd_zseg_out placed = { p_get, p_put, w, NULL, NULL, 0 };
 	int rc;
 
 	w->d = d;

@@ -9,10 +9,15 @@
  */
 #include "config.h"
 
+/* ZSTD_d_stableOutBuffer (experimental in 1.5; a libzstd that refuses it
+ * decodes every piece by streaming, see zd_zseg_piece_stream) */
+#define ZSTD_STATIC_LINKING_ONLY
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
+#include <zstd_errors.h>
 
 #include "lib/endian.h"
 #include "lib/zseg-read.h"
@@ -364,6 +369,80 @@ fail:
 	return -1;
 }
 
+/*
+ * Input handed to the decoder per call when decoding in place: the output
+ * it makes, 2-6 times as much, is hashed and handed on while still in the
+ * cache (L2 is 0.5-2 MiB).
+ */
+enum { WHOLE_STEP = 64 << 10 };
+
+/* A whole exact piece, decoded in place (zd_zseg_out.get_whole). */
+static int
+whole_piece(ZSTD_DCtx *dctx, struct feed *f, const struct zd_zseg_out *out,
+            XXH64_state_t *hash, uint64_t usize, uint64_t *produced,
+            struct zd_error *err)
+{
+	ZSTD_inBuffer ib = { NULL, 0, 0 };
+	ZSTD_outBuffer ob;
+	size_t rc, handed = 0;
+	unsigned char *dst;
+
+	dst = out->get_whole(out->ctx, (size_t)usize, err);
+	if (dst == NULL)
+		return -1;
+	ob.dst = dst;
+	ob.size = (size_t)usize;
+	ob.pos = 0;
+	for (;;) {
+		ZSTD_inBuffer sl;
+
+		if (ib.pos == ib.size && !feed_done(f) &&
+		    feed_next(f, &ib, err) < 0)
+			goto fail;
+		sl = ib;
+		if (sl.size - sl.pos > WHOLE_STEP)
+			sl.size = sl.pos + WHOLE_STEP;
+		rc = ZSTD_decompressStream(dctx, &ob, &sl);
+		ib.pos = sl.pos;
+		if (ZSTD_isError(rc) &&
+		    ZSTD_getErrorCode(rc) == ZSTD_error_dstSize_tooSmall) {
+			zd_err(err, ZD_E_FORMAT, "decodes to more than the %ju "
+			       "bytes the index lists", (uintmax_t)usize);
+			goto fail;
+		}
+		if (ZSTD_isError(rc)) {
+			zstd_fail(rc, err);
+			goto fail;
+		}
+		if (ob.pos > handed) {
+			XXH64_update(hash, dst + handed, ob.pos - handed);
+			handed = ob.pos;
+			out->progress(out->ctx, handed);
+		}
+		if (rc == 0)
+			break;		/* frame done */
+		if (ob.pos == ob.size && ib.pos == ib.size && feed_done(f)) {
+			zd_err(err, ZD_E_FORMAT, "decodes to more than the %ju "
+			       "bytes the index lists", (uintmax_t)usize);
+			goto fail;
+		}
+		if (ib.pos == ib.size && feed_done(f)) {
+			zd_err(err, ZD_E_FORMAT, "corrupt zstd data: the "
+			       "piece ends inside a block");
+			goto fail;
+		}
+	}
+	*produced = handed;
+	out->put(out->ctx, handed);
+	if (ib.pos != ib.size || !feed_done(f))
+		return zd_err(err, ZD_E_FORMAT, "corrupt zstd data: the frame "
+		              "ends before the piece does");
+	return 0;
+fail:
+	out->put(out->ctx, handed);
+	return -1;
+}
+
 int
 zd_zseg_piece_stream(const struct zd_region *in, unsigned window_log,
                      const struct zd_zseg_piece *pc, ZSTD_DCtx *dctx,
@@ -375,6 +454,7 @@ zd_zseg_piece_stream(const struct zd_region *in, unsigned window_log,
 	uint64_t produced = 0, limit = pc->exact ? pc->usize : pc->bound;
 	size_t rc;
 	int ret;
+	bool whole;
 
 	memset(&f, 0, sizeof(f));
 	f.in = in;
@@ -403,7 +483,17 @@ zd_zseg_piece_stream(const struct zd_region *in, unsigned window_log,
 			return zd_err(err, ZD_E_NOMEM, "out of memory");
 		XXH64_reset(hash, 0);
 	}
-	ret = stream_piece(dctx, &f, out, hash, limit, &produced, err);
+	whole = out->get_whole != NULL && pc->exact && pc->usize > 0 &&
+	        pc->usize <= out->whole_max &&
+	        !ZSTD_isError(ZSTD_DCtx_setParameter(dctx,
+	                                             ZSTD_d_stableOutBuffer, 1));
+	if (whole) {
+		ret = whole_piece(dctx, &f, out, hash, pc->usize, &produced,
+		                  err);
+	} else {
+		(void)ZSTD_DCtx_setParameter(dctx, ZSTD_d_stableOutBuffer, 0);
+		ret = stream_piece(dctx, &f, out, hash, limit, &produced, err);
+	}
 	if (ret == 0 && pc->exact && produced != pc->usize)
 		ret = zd_err(err, ZD_E_CHECKSUM, "decoded size %ju does not "
 		             "match the index (%ju)", (uintmax_t)produced,

@@ -78,6 +78,17 @@ struct zd_zseg_out {
 	/* The buffer from get() holds len bytes (0: given back unused). */
 	void (*put)(void *ctx, size_t len);
 	void *ctx;
+	/*
+	 * Optional: a piece whose size is exact and at most whole_max is
+	 * decoded in place, into one buffer of exactly its size from
+	 * get_whole() (NULL with err set), with no window of the decoder's
+	 * own to copy out of; progress() hands on the first len bytes as they
+	 * come (hashed already), and put() ends it as for get().
+	 */
+	unsigned char *(*get_whole)(void *ctx, size_t size,
+	                            struct zd_error *err);
+	void (*progress)(void *ctx, size_t len);
+	size_t whole_max;
 };
 
 /*

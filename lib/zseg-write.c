@@ -613,7 +613,8 @@ hash_from_frame(struct zd_zseg_writer *w, struct zd_zseg_record *rec,
 {
 	const struct zd_region in = { w->out_fd, frame_off, frame_len };
 	struct group_sink g = { NULL, READ_CHUNK, st, 0 };
-	const struct zd_zseg_out out = { group_get, group_put, &g };
+	const struct zd_zseg_out out = { group_get, group_put, &g, NULL, NULL,
+	                                 0 };
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();
 	unsigned char *ibuf = NULL;
 	uint64_t off = hlen;

@@ -98,7 +98,8 @@ stream_time(const struct zd_deb_member *m, struct zd_error *err)
 static int
 segment_times(const struct zd_deb_member *m, struct zd_error *err)
 {
-	const struct zd_zseg_out out = { time_get, time_put, NULL };
+	const struct zd_zseg_out out = { time_get, time_put, NULL, NULL, NULL,
+	                                 0 };
 	struct zd_zstd_frame_info outer, ixf;
 	struct zd_zseg_index idx;
 	struct zd_zseg_piece *pc = NULL;

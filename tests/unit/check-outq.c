@@ -2,7 +2,8 @@
 /*
  * check-outq.c - pieces written in order by their workers: order, the
  * bounded pool, job and write failures, no hang (run through zd_sched_run
- * with early consume, as zseg-decode.c does)
+ * with early consume, as zseg-decode.c does); in chunks, and whole pieces
+ * decoded in place and handed on as they fill
  */
 #include "config.h"
 
@@ -23,6 +24,7 @@ struct oq_test {
 	int64_t fail_job;	/* job whose run fails, -1: none */
 	uint64_t fail_write_at;	/* write failing past this many bytes */
 	bool slow_head;		/* job 0 decodes slowly: later ones queue */
+	bool whole;		/* each job one chunk of its size, progress */
 	unsigned char *out;	/* written bytes */
 	size_t out_len, out_cap;
 	uint64_t total;		/* bytes all jobs produce */
@@ -69,9 +71,28 @@ t_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	size_t len = job_len(i), k = 0;
 
 	(void)worker;
+	if (t->whole && len > 0) {
+		size_t cap;
+		unsigned char *buf = zd_outq_get(t->q, slot, len, &cap, err);
+
+		if (buf == NULL) {
+			zd_outq_finish(t->q, slot, true);
+			return -1;
+		}
+		ck_assert_uint_eq(cap, len);
+		for (; k < len; k++) {
+			buf[k] = (unsigned char)((i * 31 + k) & 0xff);
+			if ((k + 1) % 1000 == 0) {
+				if (i == 0 && t->slow_head)
+					usleep(500);
+				zd_outq_progress(t->q, slot, k + 1);
+			}
+		}
+		zd_outq_put(t->q, slot, len);
+	}
 	while (k < len) {
 		size_t cap, n;
-		unsigned char *buf = zd_outq_get(t->q, slot, &cap, err);
+		unsigned char *buf = zd_outq_get(t->q, slot, 0, &cap, err);
 
 		if (buf == NULL) {
 			zd_outq_finish(t->q, slot, true);
@@ -166,16 +187,19 @@ check_prefix(const struct oq_test *t, uint64_t jobs)
 static const unsigned thread_counts[] = { 2, 3, 8 };
 
 /* Every job written whole and in order, with a roomy pool and with a
- * pool of 2 chunks and a slow head (later jobs wait; nothing hangs). */
+ * pool of 2 chunks and a slow head (later jobs wait; nothing hangs); in
+ * chunks and whole (a piece may be larger than the pool: its worker
+ * waits until its job is the head, which always gets one). */
 START_TEST(test_outq_order)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct oq_test t;
-	unsigned threads = thread_counts[_i / 2];
+	unsigned threads = thread_counts[_i / 4];
 	bool small = _i % 2 == 1;
 
 	oq_init(&t, threads, (small ? 2 : 64) * CHUNK);
 	t.slow_head = small;
+	t.whole = (_i / 2) % 2 == 1;
 	ck_assert_zd_ok(zd_sched_run(&ops, &t, threads, threads + 1, &err),
 	                &err);
 	check_prefix(&t, t.njobs);
@@ -189,9 +213,10 @@ START_TEST(test_outq_job_failure)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct oq_test t;
-	unsigned threads = thread_counts[_i];
+	unsigned threads = thread_counts[_i / 2];
 
 	oq_init(&t, threads, 2 * CHUNK);
+	t.whole = _i % 2 == 1;
 	t.fail_job = 23;
 	ck_assert_int_eq(zd_sched_run(&ops, &t, threads, threads + 1, &err),
 	                 -1);
@@ -209,9 +234,10 @@ START_TEST(test_outq_write_failure)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct oq_test t;
-	unsigned threads = thread_counts[_i];
+	unsigned threads = thread_counts[_i / 2];
 
 	oq_init(&t, threads, 2 * CHUNK);
+	t.whole = _i % 2 == 1;
 	t.slow_head = true;
 	t.fail_write_at = 50000;
 	ck_assert_int_eq(zd_sched_run(&ops, &t, threads, threads + 1, &err),
@@ -220,7 +246,8 @@ START_TEST(test_outq_write_failure)
 	ck_assert_msg(strncmp(err.msg, "write failed at ", 16) == 0, "%s",
 	              err.msg);
 	ck_assert_uint_le(t.out_len, 50000);
-	ck_assert_uint_gt(t.out_len, 50000 - CHUNK);
+	/* a write is at most a chunk, or what a whole piece holds */
+	ck_assert_uint_gt(t.out_len, 50000 - (t.whole ? 13000 : CHUNK));
 	check_written(&t);
 	oq_done(&t);
 }
@@ -234,9 +261,9 @@ outq_suite(void)
 	TCase *malformed = zd_test_tcase_plain(s, "malformed");
 	int n = (int)(sizeof(thread_counts) / sizeof(thread_counts[0]));
 
-	tcase_add_loop_test(core, test_outq_order, 0, 2 * n);
-	tcase_add_loop_test(malformed, test_outq_job_failure, 0, n);
-	tcase_add_loop_test(malformed, test_outq_write_failure, 0, n);
+	tcase_add_loop_test(core, test_outq_order, 0, 4 * n);
+	tcase_add_loop_test(malformed, test_outq_job_failure, 0, 2 * n);
+	tcase_add_loop_test(malformed, test_outq_write_failure, 0, 2 * n);
 	return s;
 }
 
