@@ -178,18 +178,22 @@ take_free(struct zd_outq *q, size_t need)
 }
 
 /*
- * A fresh chunk has its pages populated at once: on Linux about 2/3 of
- * the cost of faulting them in one by one as the decoder writes.
+ * A fresh chunk has its pages populated at once when asked: on Linux about
+ * 2/3 of the cost of faulting them in one by one as the decoder writes.
+ * Not for a size only a claim stands for (a piece whose index says it
+ * decodes to far more than its compressed bytes): then memory follows
+ * what is decoded, not what is claimed.
  */
 static struct chunk *
-chunk_alloc(size_t cap)
+chunk_alloc(size_t cap, bool populate)
 {
 	struct chunk *c = calloc(1, sizeof(*c));
 
 	if (c == NULL)
 		return NULL;
 	c->data = mmap(NULL, cap, PROT_READ | PROT_WRITE,
-	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	               MAP_PRIVATE | MAP_ANONYMOUS |
+	               (populate ? MAP_POPULATE : 0), -1, 0);
 	if (c->data == MAP_FAILED) {
 		free(c);
 		return NULL;
@@ -208,7 +212,7 @@ chunk_alloc(size_t cap)
  */
 static struct chunk *
 chunk_get(struct zd_outq *q, const struct oq_slot *s, size_t need,
-          bool *nomem)
+          bool populate, bool *nomem)
 {
 	struct chunk *c = take_free(q, need);
 
@@ -224,7 +228,7 @@ chunk_get(struct zd_outq *q, const struct oq_slot *s, size_t need,
 		return NULL;
 	q->bytes += need;
 	pthread_mutex_unlock(&q->lock);
-	c = chunk_alloc(need);
+	c = chunk_alloc(need, populate);
 	pthread_mutex_lock(&q->lock);
 	if (c == NULL) {
 		q->bytes -= need;
@@ -239,8 +243,8 @@ chunk_get(struct zd_outq *q, const struct oq_slot *s, size_t need,
 }
 
 unsigned char *
-zd_outq_get(struct zd_outq *q, unsigned slot, size_t size, size_t *cap,
-            struct zd_error *err)
+zd_outq_get(struct zd_outq *q, unsigned slot, size_t size, bool populate,
+            size_t *cap, struct zd_error *err)
 {
 	struct oq_slot *s = &q->slots[slot];
 	size_t need = size > 0 ? size : q->chunk_size;
@@ -248,8 +252,9 @@ zd_outq_get(struct zd_outq *q, unsigned slot, size_t size, size_t *cap,
 	bool nomem = false;
 
 	pthread_mutex_lock(&q->lock);
-	while (!given_up(q, s) && (c = chunk_get(q, s, need, &nomem)) == NULL &&
-	       !nomem)
+	while (!given_up(q, s) &&
+	       (c = chunk_get(q, s, need, populate || size == 0,
+	                      &nomem)) == NULL && !nomem)
 		pthread_cond_wait(&q->space, &q->lock);
 	if (c == NULL || given_up(q, s)) {
 		if (c != NULL)

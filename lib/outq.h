@@ -47,7 +47,8 @@ void zd_outq_start(struct zd_outq *q, unsigned slot, uint64_t job);
 
 /*
  * Worker of the job in slot: a chunk to decode into (*cap bytes: size, or
- * chunk_size when size is 0), or NULL with err set (ZD_E_NOMEM, or
+ * chunk_size when size is 0; a new one's pages made at once when
+ * populate, else as they are first written), or NULL with err set (ZD_E_NOMEM, or
  * ZD_E_INTERNAL when given up).  Each chunk goes back with zd_outq_put();
  * a chunk of a whole piece may be handed on as it fills, with
  * zd_outq_progress().  The pool holds max_bytes of chunks, free ones
@@ -55,7 +56,7 @@ void zd_outq_start(struct zd_outq *q, unsigned slot, uint64_t job);
  * room); beyond, a worker waits as above.
  */
 unsigned char *zd_outq_get(struct zd_outq *q, unsigned slot, size_t size,
-                           size_t *cap, struct zd_error *err);
+                           bool populate, size_t *cap, struct zd_error *err);
 /* Worker: the chunk from get() holds len bytes so far, which may be
  * written while it decodes on past them; writes what can be written unless
  * another thread is writing. */

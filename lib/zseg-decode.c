@@ -6,8 +6,9 @@
  * nothing is decoded, so a truncated member fails before any output).  One
  * frame with our index after it is decoded segment by segment; several
  * frames are decoded frame by frame; both on the worker pool, each worker
- * streaming its piece into chunks that the workers themselves write in
- * order (outq.h), in bounded memory.  With one thread, or a plain single frame,
+ * decoding its piece in place into one buffer (an indexed segment) or
+ * streaming it into chunks, which the workers themselves write in order
+ * (outq.h), in bounded memory.  With one thread, or a plain single frame,
  * one streaming decoder reads the member once.
  */
 #include "config.h"
@@ -35,6 +36,10 @@
 /* a piece decoded in place into the queue, at most (larger ones stream
  * into chunks): the largest segment target (zseg-write.c TARGET_MAX) */
 #define WHOLE_MAX ((size_t)64 * MIB)
+/* decoded / compressed bytes up to which a piece's buffer is populated at
+ * once (package data: 2-10; zeros and runs go further, and get theirs as
+ * they are written) */
+#define POPULATE_RATIO 32
 /*
  * Pieces in flight: one per worker, and as many again done but waiting
  * for their turn (their chunks parked, MEM_BUDGET at most), and the one
@@ -288,7 +293,7 @@ w_get(void *ctx, size_t *cap, struct zd_error *err)
 {
 	struct dworker *w = ctx;
 
-	return zd_outq_get(w->d->q, w->slot, 0, cap, err);
+	return zd_outq_get(w->d->q, w->slot, 0, true, cap, err);
 }
 
 static void
@@ -302,12 +307,15 @@ w_put(void *ctx, size_t len)
 /* zd_zseg_out for a worker: a whole piece decoded in place in the queue,
  * handed on as it fills. */
 static unsigned char *
-w_get_whole(void *ctx, size_t size, struct zd_error *err)
+w_get_whole(void *ctx, size_t size, uint64_t csize, struct zd_error *err)
 {
 	struct dworker *w = ctx;
 	size_t cap;
 
-	return zd_outq_get(w->d->q, w->slot, size, &cap, err);
+	/* pages made at once only for a size real data reaches: a claim of
+	 * more gets memory as the bytes come */
+	return zd_outq_get(w->d->q, w->slot, size,
+	                   size / POPULATE_RATIO <= csize + MIB, &cap, err);
 }
 
 static void

@@ -387,7 +387,7 @@ whole_piece(ZSTD_DCtx *dctx, struct feed *f, const struct zd_zseg_out *out,
 	size_t rc, handed = 0;
 	unsigned char *dst;
 
-	dst = out->get_whole(out->ctx, (size_t)usize, err);
+	dst = out->get_whole(out->ctx, (size_t)usize, f->end - f->off, err);
 	if (dst == NULL)
 		return -1;
 	ob.dst = dst;

@@ -81,11 +81,13 @@ struct zd_zseg_out {
 	/*
 	 * Optional: a piece whose size is exact and at most whole_max is
 	 * decoded in place, into one buffer of exactly its size from
-	 * get_whole() (NULL with err set), with no window of the decoder's
-	 * own to copy out of; progress() hands on the first len bytes as they
-	 * come (hashed already), and put() ends it as for get().
+	 * get_whole() (NULL with err set; csize: the piece's compressed
+	 * bytes, against which to weigh the size its index claims), with no
+	 * window of the decoder's own to copy out of; progress() hands on the
+	 * first len bytes as they come (hashed already), and put() ends it as
+	 * for get().
 	 */
-	unsigned char *(*get_whole)(void *ctx, size_t size,
+	unsigned char *(*get_whole)(void *ctx, size_t size, uint64_t csize,
 	                            struct zd_error *err);
 	void (*progress)(void *ctx, size_t len);
 	size_t whole_max;

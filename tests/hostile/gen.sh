@@ -422,6 +422,16 @@ if "index" in groups:
     p = build_index(fixed, content + big, segs, r)
     with_member("index-usize-huge", bytes(f2) +
                 struct.pack("<II", 0x184D2A5B, len(p)) + bytes(p))
+    # The same with 40 MiB, a size a piece is decoded in place at: its
+    # buffer gets pages as bytes come, not as many as the claim.
+    mid = 40 << 20
+    f3 = bytearray(frame)
+    struct.pack_into("<I", f3, 6, struct.unpack_from("<I", f3, 6)[0] + mid)
+    r = [list(x) for x in recs]
+    r[0][1] += mid
+    p = build_index(fixed, content + mid, segs, r)
+    with_member("index-usize-big", bytes(f3) +
+                struct.pack("<II", 0x184D2A5B, len(p)) + bytes(p))
     # Corrupted compressed bytes in the middle of segment 1.
     seg1 = fixed[7] + recs[0][0]
     m = bytearray(member)

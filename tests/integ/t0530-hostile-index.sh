@@ -62,6 +62,22 @@ done <<'CASES'
 index-hash|do not match the index hash
 index-record-usize|match the index
 index-usize-huge|data.tar.zst
+index-usize-big|data.tar.zst
 segment-corrupt|data.tar.zst
 index-frame-size|data.tar.zst
 CASES
+
+# index-usize-big claims 40 MiB for a segment of a few KB, a size decoded
+# in place (into one buffer of the claimed size, in the queue into a
+# pipe): the buffer's pages come as bytes are written, so the claim costs
+# no memory (3 MB resident here), and the lie is an error
+[ -x /usr/bin/time ] || fail "/usr/bin/time (package time, a Build-Depends) missing"
+set +e
+/usr/bin/time -f '%M' -o "$T/rss" "$ZDEB" cat-data -T 2 \
+	"$H/index-usize-big.deb" 2>"$T/err" | cat >/dev/null
+set -e
+grep -q 'does not match the index' "$T/err" ||
+	fail "index-usize-big into a pipe: $(cat "$T/err")"
+[ "$(tail -1 "$T/rss")" -lt 20000 ] ||
+	fail "index-usize-big into a pipe: $(tail -1 "$T/rss") KB resident"
+ok "index-usize-big into a pipe: an error, $(tail -1 "$T/rss") KB resident"

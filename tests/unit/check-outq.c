@@ -73,7 +73,8 @@ t_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	(void)worker;
 	if (t->whole && len > 0) {
 		size_t cap;
-		unsigned char *buf = zd_outq_get(t->q, slot, len, &cap, err);
+		unsigned char *buf = zd_outq_get(t->q, slot, len, i % 2 == 0,
+		                                 &cap, err);
 
 		if (buf == NULL) {
 			zd_outq_finish(t->q, slot, true);
@@ -92,7 +93,8 @@ t_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	}
 	while (k < len) {
 		size_t cap, n;
-		unsigned char *buf = zd_outq_get(t->q, slot, 0, &cap, err);
+		unsigned char *buf = zd_outq_get(t->q, slot, 0, true, &cap,
+		                                 err);
 
 		if (buf == NULL) {
 			zd_outq_finish(t->q, slot, true);
