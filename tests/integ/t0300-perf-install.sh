@@ -158,7 +158,8 @@ ok "--pairs runs only the pairs asked for"
 # one run; 5000, a count zdeb refuses (1 to 1024), fails the install: the
 # variable reaches zdeb as dpkg-deb
 expect_status 0 "$PERF" install --allow-loaded --runs 1 --variants zstd-indexed \
-	"$FS" --modes unsafe-io --backends zdeb-t1,zdeb-t2 \
+	"$FS" --modes unsafe-io \
+	--pairs zstd-indexed/zdeb-t1,zstd-indexed/zdeb-t2 \
 	--workdir "$T/work" --json "$T/threads.json" "$T/tree"
 python3 - "$T/threads.json" <<'PY' || fail "zdeb-tN: $(cat "$T/stdout")"
 import json, sys
@@ -186,4 +187,4 @@ PY
 expect_status 2 "$PERF" install --backends zdeb-t0 "$FS" --workdir "$T/work" \
 	"$T/tree"
 expect_stderr "unknown backend 'zdeb-t0'"
-ok "--backends zdeb-t1,zdeb-t2: one run, each with its thread count"
+ok "--pairs .../zdeb-t1,.../zdeb-t2: one run, each with its thread count"

@@ -87,7 +87,7 @@ class Simulate(unittest.TestCase):
         # in order (a pipe) the head's worker writes while the other
         # decodes on: the same CPU over 2 threads, but piece 3's write
         # comes last, after its decode
-        s = Sink("file", INF, w=5e-9)
+        s = Sink("file", INF, w=5e-9, copies=True)
         self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 2, s,
                                         positional=True), 3.0, places=5)
         # nothing waits in a queue there, but each byte copied into the
@@ -98,7 +98,12 @@ class Simulate(unittest.TestCase):
                                places=5)
         # a sink whose writes take turns (a file's lock) goes through the
         # queue instead: one writer, 2 x 100 MB parked at 5 + 10 ns/B
-        f = Sink("file", INF, w=5e-9, serial=True)
+        f = Sink("file", INF, w=5e-9, serial=True, copies=True)
+        # /dev/null's write copies nothing: no eviction
+        n = Sink("null", INF, w=5e-9)
+        self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 2, n,
+                                        positional=True, park=1e-8), 3.0,
+                               places=5)
         self.assertGreater(simulate([1.0] * 4, [100e6] * 4, 2, 2, f,
                                     positional=True), 3.0)
         # one thread: decode and write in turn either way

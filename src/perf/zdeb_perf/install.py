@@ -325,6 +325,8 @@ class Install:
                 raise PerfError("unknown backend '%s'" % b)
         for pr in a.pairs:
             v, _, b = pr.partition("/")
+            if THREADS_BACKEND.match(b) and b not in a.backends:
+                a.backends.append(b)    # named by its pair alone
             if v not in a.variants or b not in a.backends:
                 raise PerfError("--pairs '%s': not VARIANT/BACKEND of this "
                                 "run's variants and backends" % pr)

@@ -37,11 +37,15 @@ class Sink:
     c: the reader's CPU seconds per byte (another process, its own
     core when one is free)."""
 
-    def __init__(self, name, rate=INF, w=0.0, c=0.0, serial=False):
+    def __init__(self, name, rate=INF, w=0.0, c=0.0, serial=False,
+                 copies=False):
         self.name = name
         self.rate = rate
         self.w = w
         self.c = c
+        # the writer copies the bytes into the kernel (a file, a pipe;
+        # not /dev/null, whose write costs a call and no copy)
+        self.copies = copies
         # writes from several threads take turns (a regular file: the
         # inode's lock), so positional writing still goes one at a time
         self.serial = serial
@@ -84,7 +88,7 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     park: CPU seconds per byte for writing bytes that waited in the queue
     (parked chunks, out of the cache by then: read back from memory), on
     top of the sink's w; bytes written as they are decoded cost w alone.
-    Every byte a decoding thread copies into the kernel (w > 0) also
+    Every byte a decoding thread copies into the kernel (sink.copies) also
     costs it park once more: the copy evicts as much of its window from
     the cache, which its next matches read back from memory.
 
@@ -108,7 +112,7 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     if n == 0:
         return 0.0
     window = default_window(threads) if window is None else window
-    evict = park if sink.w > 0 else 0.0
+    evict = park if sink.copies else 0.0
     if threads <= 1:
         park = 0.0
         tsum = sum(times)
@@ -121,7 +125,7 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
         park = 0.0      # no queue: each worker writes its own bytes
         times = [t + u * (sink.w + evict) for t, u in zip(times, sizes)]
         sink = Sink(sink.name + " (placed)")
-    elif sink.w > 0:
+    elif evict > 0:
         sink = Sink(sink.name, sink.rate, sink.w + evict, sink.c)
     prog = [0.0] * n            # decoded fraction
     wr = [0.0] * n              # bytes written
@@ -408,7 +412,7 @@ def write_rate(sink, total, scratch):
         os.unlink(path)
     b = n * CHUNK
     return Sink(sink, b / wall if wall > 0 else INF, wcpu / b, rcpu / b,
-                serial=sink == "file")
+                serial=sink == "file", copies=sink != "null")
 
 
 def unpack_times(deb, scratch, runs):
@@ -630,7 +634,8 @@ def model_main(a):
                 sinks[name] = Sink(name, median([x.rate for x in ss]),
                                    median([x.w for x in ss]),
                                    median([x.c for x in ss]),
-                                   serial=ss[0].serial)
+                                   serial=ss[0].serial,
+                                   copies=ss[0].copies)
             x = sinks[name]
             print("sink %-5s %8.0f MB/s, writer %.2f ns/B, reader %.2f "
                   "ns/B%s" % (name, x.rate / 1e6, x.w * 1e9, x.c * 1e9,
