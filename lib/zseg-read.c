@@ -421,11 +421,6 @@ whole_piece(ZSTD_DCtx *dctx, struct feed *f, const struct zd_zseg_out *out,
 		}
 		if (rc == 0)
 			break;		/* frame done */
-		if (ob.pos == ob.size && ib.pos == ib.size && feed_done(f)) {
-			zd_err(err, ZD_E_FORMAT, "decodes to more than the %ju "
-			       "bytes the index lists", (uintmax_t)usize);
-			goto fail;
-		}
 		if (ib.pos == ib.size && feed_done(f)) {
 			zd_err(err, ZD_E_FORMAT, "corrupt zstd data: the "
 			       "piece ends inside a block");

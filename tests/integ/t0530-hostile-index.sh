@@ -41,6 +41,12 @@ index-record-nseg|index record 1 has no segment
 index-check|bad index check value
 CASES
 
+# cat-data -T 2 DEB into a pipe to cat >OUT, with cat-data's status
+cat >"$T/topipe.sh" <<'EOF2'
+{ "$1" cat-data -T 2 "$2"; echo $? >"$3.st"; } | cat >"$3"
+exit "$(cat "$3.st")"
+EOF2
+
 # case | message (index-usize-huge: a 200 MiB claim its blocks cannot
 # hold: refused as index damage, then the frame, whose declared size was
 # patched to match, fails to decode; all within the 1 GiB address space
@@ -48,6 +54,8 @@ CASES
 # as its bytes pass, so a size lie shows as a hash mismatch.)
 while IFS='|' read -r c m; do
 	hostile 2 "$m" '"$ZDEB" cat-data -T 2 "$H/$c.deb" >"$T/got"'
+	# into a pipe: the workers decode segments in place, in order
+	hostile 2 "$m" 'sh "$T/topipe.sh" "$ZDEB" "$H/$c.deb" "$T/got"'
 	hostile 2 "$m" '"$ZDEB" cat-data -T 1 "$H/$c.deb" >"$T/got"'
 	hostile 2 "$m" '"$ZDEB" extract -T 2 "$H/$c.deb" "$W/out"'
 	hostile 2 "$m" '"$ZDEB" dpkg-deb -x "$H/$c.deb" "$W/out"'
