@@ -326,7 +326,9 @@ class Install:
         for pr in a.pairs:
             v, _, b = pr.partition("/")
             if THREADS_BACKEND.match(b) and b not in a.backends:
-                a.backends.append(b)    # named by its pair alone
+                # named by its pair alone; a new list, as the default one
+                # is the module's ALL_BACKENDS
+                a.backends = a.backends + [b]
             if v not in a.variants or b not in a.backends:
                 raise PerfError("--pairs '%s': not VARIANT/BACKEND of this "
                                 "run's variants and backends" % pr)
