@@ -8,10 +8,11 @@
  *
  * A whole piece decoded in place (get with its size) saves a copy: the
  * decoder writes its output straight into the chunk, with no window of
- * its own to copy out of (ZSTD_d_stableOutBuffer).  On a quiet 2-vCPU EPYC
- * the text tree's pieces decoded so into cold buffers took 35-38 ms of
- * CPU, streamed into a cold ring of 256 KiB chunks 44-48 ms, into one
- * 256 KiB buffer in the cache 35-36 ms.
+ * its own to copy out of (ZSTD_d_stableOutBuffer).  On a 2-vCPU EPYC (a
+ * niced compression beside it: thread CPU time, loaded) the text tree's
+ * pieces decoded so into cold buffers took 35-38 ms of CPU, streamed
+ * into a cold ring of 256 KiB chunks 44-48 ms, into one 256 KiB buffer in
+ * the cache 35-36 ms.
  */
 #include "config.h"
 

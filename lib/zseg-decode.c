@@ -46,7 +46,8 @@
  * being written.  With only threads + 1, a worker that decodes faster
  * than the head piece drains into a pipe waits for the window while its
  * core idles: on the text tree into `cat`, -T2 went from 68 to 63 ms
- * (2-vCPU EPYC, medians of 21; doc/measurements/decode-2026-11-27-pipe.txt).
+ * (2-vCPU EPYC, medians of 21 at load 0.77, loaded;
+ * doc/measurements/decode-2026-11-27-pipe.txt).
  */
 #define WINDOW(threads) (2 * (threads) + 1)
 
