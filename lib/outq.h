@@ -74,4 +74,9 @@ void zd_outq_finish(struct zd_outq *q, unsigned slot, bool failed);
  */
 int zd_outq_wait(struct zd_outq *q, uint64_t job, struct zd_error *err);
 
+/* The most bytes the pool has held at once (its chunks' mappings, free
+ * ones too): max_bytes at most, unless the head job's worker needed one
+ * chunk more. */
+size_t zd_outq_peak(struct zd_outq *q);
+
 #endif

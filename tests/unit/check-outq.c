@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,10 +31,16 @@ struct oq_test {
 	uint64_t total;		/* bytes all jobs produce */
 };
 
+/* Jobs of 2-3.4 MiB (whole pieces in huge pages), not of 0-12 KB. */
+static bool big_jobs;
+
 /* Job i produces job_len(i) bytes, byte k being (i * 31 + k) & 0xff. */
 static size_t
 job_len(uint64_t i)
 {
+	if (big_jobs)
+		return i == 3 ? 5000 : ((size_t)2 << 20) +
+		       (size_t)(i % 3) * (700 << 10) + (i % 2) * 17;
 	return (size_t)((i * 7919) % 5) * 3000 + (i % 3 == 0 ? 0 : 17);
 }
 
@@ -151,6 +158,7 @@ oq_done(struct oq_test *t)
 {
 	zd_outq_free(t->q);
 	free(t->out);
+	big_jobs = false;
 }
 
 /* Bytes of jobs 0 .. jobs-1. */
@@ -170,12 +178,19 @@ check_written(const struct oq_test *t)
 {
 	size_t at = 0;
 
-	for (uint64_t i = 0; at < t->out_len; i++) {
+	size_t bad = SIZE_MAX;
+
+	/* one assertion at the end: check marks every one it passes */
+	for (uint64_t i = 0; at < t->out_len && bad == SIZE_MAX; i++) {
 		for (size_t k = 0; k < job_len(i) && at + k < t->out_len; k++)
-			ck_assert_uint_eq(t->out[at + k],
-			                  (unsigned char)((i * 31 + k) & 0xff));
+			if (t->out[at + k] !=
+			    (unsigned char)((i * 31 + k) & 0xff)) {
+				bad = at + k;
+				break;
+			}
 		at += job_len(i);
 	}
+	ck_assert_msg(bad == SIZE_MAX, "written byte %zu is wrong", bad);
 }
 
 /* The written bytes are exactly jobs 0 .. jobs-1, whole. */
@@ -255,6 +270,76 @@ START_TEST(test_outq_write_failure)
 }
 END_TEST
 
+/* Whole pieces of 2 MiB and more: mapped in whole huge pages (2 MiB + 17
+ * bytes take 4 MiB), which the pool's budget counts, and reused for later
+ * pieces; every byte written in order. */
+START_TEST(test_outq_huge)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct oq_test t;
+	unsigned threads = thread_counts[_i];
+	size_t peak;
+
+	big_jobs = true;
+	oq_init(&t, threads, (size_t)6 << 20);
+	t.njobs = 8;
+	t.total = jobs_len(t.njobs);
+	t.whole = true;
+	ck_assert_zd_ok(zd_sched_run(&ops, &t, threads, threads + 1, &err),
+	                &err);
+	check_prefix(&t, t.njobs);
+	peak = zd_outq_peak(t.q);
+	/* the budget, and one piece more for the head job at most (before
+	 * other workers could reuse the head's chunk over the budget: up to
+	 * 14 MiB here) */
+	ck_assert_uint_le(peak, (size_t)(6 + 4) << 20);
+	oq_done(&t);
+}
+END_TEST
+
+/* A whole piece's buffer, populated: 2 MiB-aligned, in whole 2 MiB
+ * (counted so), and reused for a later piece that fits; one only claimed
+ * (not populated) takes its exact size. */
+START_TEST(test_outq_huge_caps)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct oq_test t;
+	const size_t M = (size_t)1 << 20;
+	unsigned char *buf;
+	size_t cap;
+
+	big_jobs = true;
+	oq_init(&t, 1, 64 * M);
+	zd_outq_start(t.q, 0, 0);
+	buf = zd_outq_get(t.q, 0, job_len(0) + 17, true, &cap, &err);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(cap, job_len(0) + 17);
+	ck_assert_uint_eq((uintptr_t)buf % (2 * M), 0);
+	ck_assert_uint_eq(zd_outq_peak(t.q), 4 * M);
+	zd_outq_put(t.q, 0, 0);
+	zd_outq_finish(t.q, 0, false);
+	ck_assert_zd_ok(zd_outq_wait(t.q, 0, &err), &err);
+
+	zd_outq_start(t.q, 1, 1);
+	buf = zd_outq_get(t.q, 1, 3 * M, false, &cap, &err);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(zd_outq_peak(t.q), 4 * M);	/* reused */
+	zd_outq_put(t.q, 1, 0);
+	zd_outq_finish(t.q, 1, false);
+	ck_assert_zd_ok(zd_outq_wait(t.q, 1, &err), &err);
+
+	zd_outq_start(t.q, 0, 2);
+	buf = zd_outq_get(t.q, 0, 5 * M + 1, false, &cap, &err);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(zd_outq_peak(t.q), 9 * M + 1);
+	zd_outq_put(t.q, 0, 0);
+	zd_outq_finish(t.q, 0, false);
+	ck_assert_zd_ok(zd_outq_wait(t.q, 2, &err), &err);
+	ck_assert_uint_eq(t.out_len, 0);
+	oq_done(&t);
+}
+END_TEST
+
 static Suite *
 outq_suite(void)
 {
@@ -264,6 +349,8 @@ outq_suite(void)
 	int n = (int)(sizeof(thread_counts) / sizeof(thread_counts[0]));
 
 	tcase_add_loop_test(core, test_outq_order, 0, 4 * n);
+	tcase_add_loop_test(core, test_outq_huge, 0, n);
+	tcase_add_test(core, test_outq_huge_caps);
 	tcase_add_loop_test(malformed, test_outq_job_failure, 0, 2 * n);
 	tcase_add_loop_test(malformed, test_outq_write_failure, 0, 2 * n);
 	return s;
