@@ -33,9 +33,6 @@
 #define CHUNK (256u << 10)		/* decoded bytes handed on at once */
 #define PCHUNK (128u << 10)		/* positional: written at once */
 #define MEM_BUDGET (512 * MIB)		/* decoded bytes queued, at most */
-/* a piece decoded in place into the queue, at most (larger ones stream
- * into chunks): the largest segment target (zseg-write.c TARGET_MAX) */
-#define WHOLE_MAX ((size_t)64 * MIB)
 /* decoded / compressed bytes up to which a piece's buffer is populated at
  * once (package data: 2-10; zeros and runs go further, and get theirs as
  * they are written) */
@@ -382,7 +379,7 @@ d_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	struct dec *d = ctx;
 	struct dworker *w = &d->wk[worker];
 	const struct zd_zseg_out queued = {
-		w_get, w_put, w, w_get_whole, w_progress, WHOLE_MAX,
+		w_get, w_put, w, w_get_whole, w_progress, ZD_ZSEG_WHOLE_MAX,
 	};
 	const struct zd_zseg_out placed = { p_get, p_put, w, NULL, NULL, 0 };
 	int rc;

@@ -13,6 +13,14 @@
 #include "lib/params.h"
 
 /*
+ * On two threads or more, in order into the output queue (not at offsets),
+ * an indexed segment of at most this many bytes is decoded in place into
+ * one buffer of its size; larger ones stream into chunks.  The largest
+ * segment target (zseg-write.c TARGET_MAX).
+ */
+#define ZD_ZSEG_WHOLE_MAX ((size_t)64 << 20)
+
+/*
  * Decodes a whole zstd member (every frame; skippable frames skipped) into
  * out, in order, on p->threads threads where the layout allows, at most
  * zd_dec_max_output(p, in->len) bytes.  Returns 0, or -1 with err set

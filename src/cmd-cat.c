@@ -11,6 +11,8 @@
 
 #include "lib/deb-member.h"
 #include "lib/endian.h"
+#include "lib/outq.h"
+#include "lib/zseg-decode.h"
 #include "lib/zseg-read.h"
 #include "src/cmd.h"
 #include "src/msg.h"
@@ -37,7 +39,12 @@ static const char usage_control[] =
  * fills its chunks), the bytes dropped; then "stream WALL CPU": the whole
  * member through the one-thread decoder (-T1's path: one streaming
  * decoder, each segment's hash checked as its bytes pass) into a sink that
- * drops them.  Exit status 2 when the member is not indexed zstd.
+ * drops them.  Then "inplace INDEX WALL CPU" per segment: decoded again as
+ * a worker decodes one into a pipe on two threads or more (in place into
+ * one buffer of its size from an output queue, when it is at most
+ * ZD_ZSEG_WHOLE_MAX; the queue's writer drops the bytes), with no window
+ * of the decoder's own to copy out of.  Exit status 2 when the member is
+ * not indexed zstd.
  */
 #define TIME_CHUNK (256u << 10)
 
@@ -76,6 +83,76 @@ drop_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
 	(void)len;
 	(void)err;
 	return 0;
+}
+
+/* The output queue of the "inplace" lines, with one slot, written to
+ * nowhere. */
+static int
+drop_qwrite(void *ctx, const unsigned char *buf, size_t len,
+            struct zd_error *err)
+{
+	return drop_write(ctx, buf, len, err);
+}
+
+static unsigned char *
+ip_get(void *ctx, size_t *cap, struct zd_error *err)
+{
+	return zd_outq_get(ctx, 0, 0, true, cap, err);
+}
+
+static void
+ip_put(void *ctx, size_t len)
+{
+	zd_outq_put(ctx, 0, len);
+}
+
+static unsigned char *
+ip_whole(void *ctx, size_t size, uint64_t csize, struct zd_error *err)
+{
+	size_t cap;
+
+	(void)csize;
+	return zd_outq_get(ctx, 0, size, true, &cap, err);
+}
+
+static void
+ip_progress(void *ctx, size_t len)
+{
+	zd_outq_progress(ctx, 0, len);
+}
+
+/* The "inplace" lines. */
+static int
+inplace_times(const struct zd_region *in, unsigned window_log,
+              const struct zd_zseg_piece *pc, size_t n, ZSTD_DCtx *dctx,
+              unsigned char **ibuf, struct zd_error *err)
+{
+	struct zd_outq *q = zd_outq_new(1, TIME_CHUNK, 2 * ZD_ZSEG_WHOLE_MAX,
+	                                drop_qwrite, NULL);
+	int rc = 0;
+
+	if (q == NULL)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const struct zd_zseg_out out = { ip_get, ip_put, q, ip_whole,
+		                                 ip_progress,
+		                                 ZD_ZSEG_WHOLE_MAX };
+		double t0 = now_s(CLOCK_MONOTONIC);
+		double c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+
+		zd_outq_start(q, 0, i);
+		rc = zd_zseg_piece_stream(in, window_log, &pc[i], dctx, ibuf,
+		                          &out, err);
+		zd_outq_finish(q, 0, rc < 0);
+		if (rc == 0)
+			rc = zd_outq_wait(q, i, err);
+		if (rc == 0)
+			printf("inplace %zu %.6f %.6f\n", i,
+			       now_s(CLOCK_MONOTONIC) - t0,
+			       now_s(CLOCK_THREAD_CPUTIME_ID) - c0);
+	}
+	zd_outq_free(q);
+	return rc;
 }
 
 /* The "stream" line: -T1's decoder, bytes dropped. */
@@ -136,11 +213,15 @@ segment_times(const struct zd_deb_member *m, struct zd_error *err)
 			       now_s(CLOCK_MONOTONIC) - t0,
 			       now_s(CLOCK_THREAD_CPUTIME_ID) - c0);
 	}
+	if (rc == 0)
+		rc = stream_time(m, err);
+	if (rc == 0)
+		rc = inplace_times(&m->region,
+		                   zd_log2_ceil(outer.hdr.window_size), pc, n,
+		                   dctx, &ibuf, err);
 	ZSTD_freeDCtx(dctx);
 	free(ibuf);
 	free(pc);
-	if (rc == 0)
-		rc = stream_time(m, err);
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = zd_err(err, ZD_E_IO, "writing to stdout failed");
 	return rc;

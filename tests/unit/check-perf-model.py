@@ -10,8 +10,9 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.environ.get(
     "ZDEB_SRCDIR", os.path.join(os.path.dirname(__file__), "..", "..")),
     "src", "perf"))
-from zdeb_perf.model import INF, MIB, Sink, alpha_of, bound_of, \
-    contention, simulate, worker_setup  # noqa: E402
+from zdeb_perf.model import INF, MIB, PerfError, Sink, alpha_of, \
+    bound_of, contention, segment_medians, segment_parse, simulate, \
+    worker_setup  # noqa: E402
 
 
 class Simulate(unittest.TestCase):
@@ -110,6 +111,26 @@ class Simulate(unittest.TestCase):
         self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 1, s,
                                         positional=True), 6.0, places=5)
 
+    def test_in_place_no_eviction(self):
+        # in order on 2 threads, a piece of WHOLE_MAX (64 MiB) or less is
+        # decoded in place: copying it into a pipe evicts nothing, so the
+        # sink's copies change nothing; a larger piece streams through a
+        # window of its own, which the copy pushes out (park once more)
+        pipe = Sink("pipe", INF, w=5e-9, c=2e-9, copies=True)
+        plain = Sink("pipe", INF, w=5e-9, c=2e-9)
+        for size, more in ((50e6, False), (80e6, True)):
+            a = simulate([1.0] * 3, [size] * 3, 2, 2, pipe, park=1e-8)
+            b = simulate([1.0] * 3, [size] * 3, 2, 2, plain, park=1e-8)
+            if more:
+                self.assertGreater(a, b + 0.1)
+            else:
+                self.assertAlmostEqual(a, b, places=6)
+        # one thread streams every piece: evicted either way
+        self.assertGreater(simulate([1.0] * 3, [50e6] * 3, 2, 1, pipe,
+                                    park=1e-8),
+                           simulate([1.0] * 3, [50e6] * 3, 2, 1, plain,
+                                    park=1e-8) + 1.0)
+
     def test_parked_bytes(self):
         # 2 pieces of 100 MB, 1 s each, on 2 threads and 4 cores, into a
         # sink with no limit of its own: piece 0 is written as decoded
@@ -154,6 +175,41 @@ class Simulate(unittest.TestCase):
         # measured: the first segment's time over the others' rate
         self.assertAlmostEqual(worker_setup([(MIB, 0, 1.5), (MIB, 0, 1.0),
                                              (2 * MIB, 0, 2.0)]), 0.5)
+
+    def test_inplace_times(self):
+        # two threads into a queue: the pieces' in-place times (0.5 s
+        # each), except a piece over WHOLE_MAX (64 MiB), which streams
+        small, big = [MIB] * 4, [MIB, MIB, 65 * MIB, MIB]
+        self.assertAlmostEqual(simulate([1.0] * 4, small, 2, 2,
+                                        inplace=[0.5] * 4), 1.0, places=6)
+        self.assertAlmostEqual(simulate([1.0] * 4, big, 2, 2,
+                                        inplace=[0.5] * 4), 1.5, places=6)
+        # one thread streams; positional workers stream into their buffer
+        self.assertAlmostEqual(simulate([1.0] * 4, small, 2, 1,
+                                        inplace=[0.5] * 4), 4.0, places=6)
+        self.assertAlmostEqual(simulate([1.0] * 4, small, 2, 2,
+                                        positional=True,
+                                        inplace=[0.5] * 4), 2.0, places=6)
+
+    def test_segment_parse(self):
+        out = ("0 100 50 0.010 0.009\n1 200 80 0.020 0.018\n"
+               "stream 0.031 0.030\ninplace 0 0.008 0.007\n"
+               "inplace 1 0.016 0.015\n")
+        segs, stream, fixed, inplace = segment_parse("x", 0, out, "", 0.1)
+        self.assertEqual(segs, [(100, 50, 0.009), (200, 80, 0.018)])
+        self.assertAlmostEqual(stream, 0.030)
+        # the wall less every timed decode: 0.1 - 0.030 - 0.031 - 0.024
+        self.assertAlmostEqual(fixed, 0.015)
+        self.assertEqual(inplace, [0.007, 0.015])
+        # an older zdeb without inplace lines; a mismatched one
+        r = segment_parse("x", 0, out.split("inplace")[0], "", 0.1)
+        self.assertIsNone(r[3])
+        self.assertIsNone(segment_medians([r, r])[4])
+        with self.assertRaises(PerfError):
+            segment_parse("x", 0, out.replace("inplace 1", "inplace 2"),
+                          "", 0.1)
+        m = segment_medians([segment_parse("x", 0, out, "", 0.1)] * 3)
+        self.assertEqual(m[4], [0.007, 0.015])
 
     def test_alpha_of(self):
         self.assertAlmostEqual(alpha_of(1.0, 1.2, 2), 0.2)

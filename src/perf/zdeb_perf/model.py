@@ -21,6 +21,7 @@ from .common import PerfError, find_zdeb, median, note
 MIB = 1 << 20
 CHUNK = 256 << 10           # lib/zseg-decode.c CHUNK: a queued chunk
 MEM_BUDGET = 512 * MIB      # lib/zseg-decode.c MEM_BUDGET
+WHOLE_MAX = 64 * MIB        # lib/zseg-decode.h ZD_ZSEG_WHOLE_MAX
 
 
 def default_window(threads):
@@ -64,7 +65,7 @@ def contention(k, alpha):
 
 def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
              window=None, budget=MEM_BUDGET, positional=False, park=0.0,
-             stream=None, setup=0.0):
+             stream=None, setup=0.0, inplace=None):
     """Wall seconds to decode pieces of single-core decode times `times`
     (s) and decoded sizes `sizes` (bytes) on `threads` workers (default:
     cores) and `cores` CPUs into sink, as lib/zseg-decode.c does: piece i
@@ -90,13 +91,22 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     top of the sink's w; bytes written as they are decoded cost w alone.
     Every byte a decoding thread copies into the kernel (sink.copies) also
     costs it park once more: the copy evicts as much of its window from
-    the cache, which its next matches read back from memory.
+    the cache, which its next matches read back from memory.  Not the
+    bytes of a piece decoded in place (in order on two threads or more, of
+    WHOLE_MAX or less: lib/zseg-decode.c): its window is the buffer those
+    bytes are copied out of, so the copy reads what the decoder wrote and
+    pushes out nothing its matches need.
 
     stream: the one-thread decoder's time for all pieces (`cat-data
     --segment-times`' "stream" line), which differs from the sum of the
     pieces' own: -T1 streams the frame through one decoder (its window
     copied out, the frame checksum computed besides each segment's hash).
     On one thread the pieces' times are scaled to sum to it.
+
+    inplace: each piece's time decoded in place (`--segment-times`'
+    "inplace" lines), used instead of times for the pieces the decoder
+    decodes so: on two threads or more, in order (not positional), of
+    WHOLE_MAX or less.  It has no window of its own to copy out of.
 
     setup: a worker's first piece costs it this much more (its decoder
     made, its window's and buffers' pages touched for the first time); the
@@ -118,15 +128,21 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
         tsum = sum(times)
         if stream is not None and tsum > 0:
             times = [t * stream / tsum for t in times]
+    if inplace is not None and threads > 1 and not positional:
+        times = [ti if u <= WHOLE_MAX else t
+                 for t, ti, u in zip(times, inplace, sizes)]
     if threads > 1 and setup > 0:
         times = [t + (setup if 0 < i < threads else 0.0)
                  for i, t in enumerate(times)]
+    # the writer's extra CPU per byte of each piece (see park above): a
+    # piece is decoded in place only in order into the queue
+    evict_of = [evict if threads <= 1 or positional or u > WHOLE_MAX
+                else 0.0 for u in sizes]
     if positional and threads > 1 and not sink.serial:
         park = 0.0      # no queue: each worker writes its own bytes
         times = [t + u * (sink.w + evict) for t, u in zip(times, sizes)]
         sink = Sink(sink.name + " (placed)")
-    elif evict > 0:
-        sink = Sink(sink.name, sink.rate, sink.w + evict, sink.c)
+        evict_of = [0.0] * n
     prog = [0.0] * n            # decoded fraction
     wr = [0.0] * n              # bytes written
     running = []                # pieces being decoded
@@ -158,7 +174,7 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
         head_dec = head in active and prog[head] < 1.0
         # the writer: at the sink's rate while the head has bytes queued,
         # else as fast as the head piece decodes
-        wcost = sink.w
+        wcost = sink.w + evict_of[head]
         if hbuf > EPS:
             wcost += park
             want = min(sink.rate, 1.0 / wcost) if wcost > 0 else sink.rate
@@ -232,7 +248,7 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
 
 
 def bound_of(times, sizes, cores, threads, sink, alpha, positional=False,
-             park=0.0, stream=None, setup=0.0):
+             park=0.0, stream=None, setup=0.0, inplace=None):
     """(wall, what bounds it): the simulation, then the same without the
     sink's limits and without contention; the bound is what costs the
     most, or "segments" when neither does and the wall is over 1.1 x the
@@ -240,12 +256,12 @@ def bound_of(times, sizes, cores, threads, sink, alpha, positional=False,
     else "cores"."""
     wall = simulate(times, sizes, cores, threads, sink, alpha,
                     positional=positional, park=park, stream=stream,
-                    setup=setup)
+                    setup=setup, inplace=inplace)
     no_sink = simulate(times, sizes, cores, threads, Sink("none"), alpha,
-                       stream=stream, setup=setup)
+                       stream=stream, setup=setup, inplace=inplace)
     no_bw = simulate(times, sizes, cores, threads, sink, 0.0,
                      positional=positional, park=park, stream=stream,
-                     setup=setup)
+                     setup=setup, inplace=inplace)
     th = max(1, min(threads, len(times)))
     ideal = sum(times) / th
     costs = {"sink": wall - no_sink, "bandwidth": wall - no_bw}
@@ -263,7 +279,8 @@ def bound_of(times, sizes, cores, threads, sink, alpha, positional=False,
 
 def segment_run(zdeb, deb):
     """One `cat-data --segment-times` run: ([(usize, csize, seconds)] per
-    segment, stream seconds, fixed seconds).  A segment's and the
+    segment, stream seconds, fixed seconds, [seconds in place] per segment
+    or None from a zdeb without those lines).  A segment's and the
     stream's time is the decoding thread's CPU time, which the machine's
     other load hardly changes (on a quiet machine it is the wall time);
     fixed is the rest of the process's wall time: starting, mapping the
@@ -286,12 +303,18 @@ def segment_parse(deb, rc, out, err, wall):
         raise PerfError("%s: %s" % (deb, err.strip()))
     rows = [ln.split() for ln in out.splitlines()]
     st = [x for x in rows if x[0] == "stream"]
-    rows = [x for x in rows if x[0] != "stream"]
+    ip = [x for x in rows if x[0] == "inplace"]
+    rows = [x for x in rows if x[0] not in ("stream", "inplace")]
     if len(st) != 1:
         raise PerfError("%s: no stream line from --segment-times" % deb)
-    fixed = wall - sum(float(x[3]) for x in rows) - float(st[0][1])
+    if ip and [int(x[1]) for x in ip] != list(range(len(rows))):
+        raise PerfError("%s: --segment-times' inplace lines do not match "
+                        "its segments" % deb)
+    fixed = wall - sum(float(x[3]) for x in rows) - float(st[0][1]) - \
+        sum(float(x[2]) for x in ip)
     return ([(int(x[1]), int(x[2]), float(x[4])) for x in rows],
-            float(st[0][2]), max(0.0, fixed))
+            float(st[0][2]), max(0.0, fixed),
+            [float(x[3]) for x in ip] if ip else None)
 
 
 def concurrent_segments(zdeb, deb, k):
@@ -328,12 +351,17 @@ def worker_setup(segs):
 
 def segment_medians(runs):
     """segment_run()s' results combined: each segment's median time, the
-    median stream, fixed and worker setup times."""
+    median stream, fixed and worker setup times, and each segment's median
+    time in place (None unless every run has them)."""
     segs = [(u, c, median([r[0][j][2] for r in runs]))
             for j, (u, c, _) in enumerate(runs[0][0])]
+    inplace = None
+    if all(r[3] is not None for r in runs):
+        inplace = [median([r[3][j] for r in runs])
+                   for j in range(len(segs))]
     return (segs, median([r[1] for r in runs]),
             median([r[2] for r in runs]),
-            median([worker_setup(r[0]) for r in runs]))
+            median([worker_setup(r[0]) for r in runs]), inplace)
 
 
 def cpu_children():
@@ -563,7 +591,7 @@ def model_main(a):
     try:
         deb = prepare(zdeb, a.input, scratch, a.level, a.segment_size)
         if a.predict_only:
-            segs, stream, start, setup = segment_medians(
+            segs, stream, start, setup, inplace = segment_medians(
                 [segment_run(zdeb, deb) for _ in range(a.runs)])
             times = [x[2] for x in segs]
             sizes = [x[0] for x in segs]
@@ -597,7 +625,8 @@ def model_main(a):
                     for name in checked for th in threads}
             rounds.append((seg, sk, meas, alphas[-1] if alphas else
                            (a.alpha or 0.0)))
-        segs, stream, start, setup = segment_medians([r[0] for r in rounds])
+        segs, stream, start, setup, inplace = segment_medians(
+            [r[0] for r in rounds])
         times = [x[2] for x in segs]
         sizes = [x[0] for x in segs]
         total = sum(sizes)
@@ -607,6 +636,10 @@ def model_main(a):
                                    sum(times), a.runs, stream))
         print("segments (MiB decoded / ms): " + " ".join(
             "%.1f/%.0f" % (x / MIB, t * 1e3) for x, t in zip(sizes, times)))
+        if inplace is not None:
+            print("in place (two threads or more into a pipe: no window "
+                  "of the decoder's own): %.3f s on one core" %
+                  sum(inplace))
         print("cpu: %d cores; load average %s" % (
             ncpu, " ".join(open("/proc/loadavg").read().split()[:3])))
         print("fixed: %.1f ms (the --segment-times process's wall less "
@@ -654,7 +687,8 @@ def model_main(a):
                     pr = seg[2] + simulate(rt, sizes, ncpu, th, sk[name],
                                            ra, positional=name in PLACED,
                                            park=park, stream=seg[1],
-                                           setup=worker_setup(seg[0]))
+                                           setup=worker_setup(seg[0]),
+                                           inplace=seg[3])
                     preds.append(pr)
                     errs.append((pr - meas[(name, th)]) /
                                 meas[(name, th)] * 100)
@@ -678,7 +712,8 @@ def model_main(a):
             for name, s in sinks.items():
                 wall, b = bound_of(times, sizes, n, n, s, alpha,
                                    positional=name in PLACED, park=park,
-                                   stream=stream, setup=setup)
+                                   stream=stream, setup=setup,
+                                   inplace=inplace)
                 wall += start
                 line += " | %-6s %6.3fs %5.2fx %-9s" % (
                     "", wall, base[name] / wall, b)
@@ -695,11 +730,13 @@ def model_main(a):
                     continue
                 print("%5d %8.3fs %8.3fs %8.3fs" % (
                     n, simulate(times, sizes, n, n - 1, s, alpha, park=park,
-                                stream=stream, setup=setup),
+                                stream=stream, setup=setup,
+                                inplace=inplace),
                     simulate(times, sizes, n, n, s, alpha, park=park,
-                             stream=stream, setup=setup),
+                             stream=stream, setup=setup, inplace=inplace),
                     simulate(times, sizes, n, max(1, n // 2), s, alpha,
-                             park=park, stream=stream, setup=setup)))
+                             park=park, stream=stream, setup=setup,
+                             inplace=inplace)))
         return 0
     finally:
         if a.keep:
