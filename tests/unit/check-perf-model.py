@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.join(os.environ.get(
     "src", "perf"))
 from zdeb_perf.model import INF, MIB, PerfError, Sink, alpha_of, \
     bound_of, contention, segment_medians, segment_parse, simulate, \
-    worker_setup  # noqa: E402
+    worker_setup, write_rate  # noqa: E402
 
 
 class Simulate(unittest.TestCase):
@@ -210,6 +210,23 @@ class Simulate(unittest.TestCase):
                           "", 0.1)
         m = segment_medians([segment_parse("x", 0, out, "", 0.1)] * 3)
         self.assertEqual(m[4], [0.007, 0.015])
+
+    def test_write_rate_paced(self):
+        # a pipe paced as a decoder would (1 ns/B busy between chunks):
+        # the rate from a back-to-back run, both sides' CPU from the paced
+        # one (the writer's from its writes alone, so far less than the
+        # 1 ns/B it spent waiting); /dev/null is never paced
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            p = write_rate("pipe", 8 * MIB, d, pace=1e-9)
+            self.assertTrue(p.copies)
+            self.assertGreater(p.rate, 8 * MIB / 1.0)
+            self.assertGreater(p.w, 0.0)
+            self.assertLess(p.w, 0.9e-9)
+            self.assertGreater(p.c, 0.0)
+            n = write_rate("null", 8 * MIB, d, pace=1e-9)
+            self.assertFalse(n.copies)
+            self.assertLess(n.w, 0.9e-9)
 
     def test_alpha_of(self):
         self.assertAlmostEqual(alpha_of(1.0, 1.2, 2), 0.2)
