@@ -233,7 +233,7 @@ chunk_alloc(size_t cap, bool populate)
 	if (c == NULL)
 		return NULL;
 	c->cap = cap;
-	if (cap % HUGE == 0 && populate) {
+	if (cap % HUGE == 0 && populate && cap <= SIZE_MAX - HUGE) {
 		/* HUGE more, then the ends trimmed off to align it */
 		p = mmap(NULL, cap + HUGE, PROT_READ | PROT_WRITE,
 		         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
