@@ -88,10 +88,10 @@ ceiling_table() {
 	local -A cpu
 	cpu_line
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (wall times are only meaningful under 0.5)"
-	echo "level $L; medians of $runs interleaved rounds, spread lowest-highest; pair: two -T1 decodes of two copies at once, each into its own sink; ceiling: 2 x -T1 / pair; of ceiling: (-T2/-T1) / ceiling; cpu: zdeb's task-clock"
-	printf '%-5s %-9s %-24s %-24s %-24s %7s %7s %7s %7s %9s %9s %8s\n' \
+	echo "level $L; medians of $runs interleaved rounds, spread lowest-highest; pair: two -T1 decodes of two copies at once, each into its own sink; ceiling: 2 x -T1 / pair; of ceiling: (-T2/-T1) / ceiling; per round: of ceiling in each round (pair / (2 x -T2)), their median and its 95 % interval; cpu: zdeb's task-clock"
+	printf '%-5s %-9s %-24s %-24s %-24s %7s %7s %7s %7s %-20s %9s %9s %8s\n' \
 		tree sink "-T1 s" "-T2 s" "pair s" "-T2/-T1" ceiling \
-		"of ceil" "of null" "cpu -T1" "cpu -T2" cpu
+		"of ceil" "of null" "per round" "cpu -T1" "cpu -T2" cpu
 	for name in "$@"; do
 		base_deb "$name" "$W/base.deb"
 		"$zdeb" recompress -T2 -z"$L" "$W/base.deb" "$W/i.deb"
@@ -133,11 +133,12 @@ ceiling_table() {
 			sup=$(ratio "${T[${k}1]}" "${T[${k}2]}")
 			nceil=$(awk "BEGIN {printf \"%.2f\", 2 * ${T[n1]} / ${T[npair]}}")
 			ceil=$(awk "BEGIN {printf \"%.2f\", 2 * ${T[${k}1]} / ${T[${k}pair]}}")
-			printf '%-5s %-9s %-24s %-24s %-24s %6sx %6sx %7s %7s %7sms %7sms %8s\n' \
+			printf '%-5s %-9s %-24s %-24s %-24s %6sx %6sx %7s %7s %-20s %7sms %7sms %8s\n' \
 				"$(basename "$name")" "${sp%:*}" \
 				"${T[${k}1]} (${S[${k}1]})" "${T[${k}2]} (${S[${k}2]})" \
 				"${T[${k}pair]} (${S[${k}pair]})" "$sup" "$ceil" \
 				"$(ratio "$sup" "$ceil")" "$(ratio "$sup" "$nceil")" \
+				"$(round_share "${k}pair" "${k}2" 2)" \
 				"$c1" "$c2" "$([ "$c1" = - ] && echo - || pct "$c2" "$c1")"
 		done
 	done

@@ -9,6 +9,8 @@
 # them all alike instead of whichever command ran in that stretch.
 
 export LC_ALL=C		# $EPOCHREALTIME with a '.'
+# zdeb-perf's modules (round_share uses its statistics)
+timing_perf=$(cd "$(dirname "${BASH_SOURCE[0]}")/../src/perf" && pwd)
 
 # median of the arguments (integers or decimals)
 median() {
@@ -21,8 +23,8 @@ median() {
 # with its output thrown away; PRE[NAME], if set, is eval'd untimed before
 # each run (removing an output, so that unlinking the previous one is not
 # counted).  A failing command stops the bench.  S[NAME] is the spread,
-# "lowest-highest" seconds.
-declare -A T PRE S
+# "lowest-highest" seconds; U[NAME] each round's microseconds, in order.
+declare -A T PRE S U
 rounds() {
 	local runs=$1 r spec name cmd t0 t1
 	local -A us
@@ -41,6 +43,7 @@ rounds() {
 	done
 	for spec in "$@"; do
 		name=${spec%%=*}
+		U[$name]=${us[$name]}
 		# shellcheck disable=SC2086
 		T[$name]=$(awk "BEGIN {printf \"%.4f\", $(median ${us[$name]}) / 1e6}")
 		# shellcheck disable=SC2086
@@ -50,4 +53,21 @@ rounds() {
 }
 
 ratio() { awk "BEGIN {printf \"%.2f\", $1 / $2}"; }
+# round_share NUM DEN K: per round r, NUM_r / (K x DEN_r) (names of
+# rounds() results); prints their median and its distribution-free 95 %
+# interval, "0.81 [0.74, 0.86]" (zdeb_perf.stats; "(too few rounds)"
+# under 6)
+round_share() {
+	python3 - "$timing_perf" "$3" "${U[$1]}" "${U[$2]}" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from zdeb_perf import stats
+k = float(sys.argv[2])
+xs = [float(a) / (k * float(b))
+      for a, b in zip(sys.argv[3].split(), sys.argv[4].split())]
+ci = stats.median_ci(xs)
+print("%.2f %s" % (stats.median(xs), "[%.2f, %.2f]" % ci if ci else
+                   "(too few rounds)"))
+PY
+}
 pct() { awk "BEGIN {printf \"%+.2f%%\", ($1 - $2) * 100 / $2}"; }
