@@ -18,9 +18,10 @@
 # cat): -T1 and -T2 wall time, two -T1 decodes of two copies side by side
 # each into a sink of its own (the ceiling for -T2/-T1: 2 x -T1 / the pair),
 # -T2/-T1 as a share of that ceiling (and, "of null", of the /dev/null
-# pair's, the one issue 27's first table used for both sinks), and zdeb's
-# CPU time (task-clock) with -T2 against -T1; medians of interleaved rounds,
-# with their spread.
+# pair's, the one issue 27's first table used for both sinks), the share
+# round by round (pair / (2 x -T2)) as a median with its 95 % interval, and
+# zdeb's CPU time (task-clock) with -T2 against -T1; medians of interleaved
+# rounds, with their spread.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=7
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
 	--runs) runs=$2; shift 2;;
 	--levels) levels=$2; shift 2;;
 	--ceiling) ceiling=1; shift;;
-	-h|--help) sed -n '3,21p' "$0"; exit 0;;
+	-h|--help) sed -n '3,22p' "$0"; exit 0;;
 	*) break;;
 	esac
 done
