@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
 	--runs) runs=$2; shift 2;;
 	--levels) levels=$2; shift 2;;
 	--ceiling) ceiling=1; shift;;
-	-h|--help) sed -n '3,22p' "$0"; exit 0;;
+	-h|--help) sed -n '3,24p' "$0"; exit 0;;
 	*) break;;
 	esac
 done
