@@ -32,6 +32,10 @@
 #ifndef MAP_POPULATE
 #define MAP_POPULATE 0
 #endif
+/* Linux 5.14's; a C library older than 2.35 does not name it */
+#if defined(__linux__) && !defined(MADV_POPULATE_WRITE)
+#define MADV_POPULATE_WRITE 23
+#endif
 
 /* A chunk of this size or more, populated at once, is mapped at a
  * multiple of it, in huge pages where the kernel gives them (x86-64 and
@@ -201,13 +205,15 @@ chunk_cap(size_t need, bool populate)
 	return (need + HUGE - 1) & ~(HUGE - 1);
 }
 
-/* Huge pages for [p, p + len), then all of them made at once: false if
- * the kernel does neither (then the pages come one by one as written). */
+/* Huge pages for [p, p + len) where the kernel gives them, then all of
+ * them made at once: false if it did not make them. */
 static bool
 map_huge(unsigned char *p, size_t len)
 {
-#if defined(MADV_HUGEPAGE) && defined(MADV_POPULATE_WRITE)
+#ifdef MADV_HUGEPAGE
 	(void)madvise(p, len, MADV_HUGEPAGE);	/* a hint; may be refused */
+#endif
+#ifdef MADV_POPULATE_WRITE
 	return madvise(p, len, MADV_POPULATE_WRITE) == 0;
 #else
 	(void)p;
@@ -248,6 +254,8 @@ chunk_alloc(size_t cap, bool populate)
 		if (a + cap < p + cap + HUGE)
 			munmap(a + cap, (size_t)(p + HUGE - a));
 		c->data = a;
+		/* a kernel before 5.14 refuses MADV_POPULATE_WRITE: each
+		 * page touched then (one fault per huge page if it has them) */
 		if (!map_huge(a, cap))
 			for (size_t k = 0; k < cap; k += 4096)
 				a[k] = 0;

@@ -33,10 +33,6 @@
 #define CHUNK (256u << 10)		/* decoded bytes handed on at once */
 #define PCHUNK (128u << 10)		/* positional: written at once */
 #define MEM_BUDGET (512 * MIB)		/* decoded bytes queued, at most */
-/* decoded / compressed bytes up to which a piece's buffer is populated at
- * once (package data: 2-10; zeros and runs go further, and get theirs as
- * they are written) */
-#define POPULATE_RATIO 32
 /*
  * Pieces in flight: one per worker, and as many again done but waiting
  * for their turn (their chunks parked, MEM_BUDGET at most), and the one
@@ -313,7 +309,7 @@ w_get_whole(void *ctx, size_t size, uint64_t csize, struct zd_error *err)
 	/* pages made at once only for a size real data reaches: a claim of
 	 * more gets memory as the bytes come */
 	return zd_outq_get(w->d->q, w->slot, size,
-	                   size / POPULATE_RATIO <= csize + MIB, &cap, err);
+	                   ZD_ZSEG_POPULATE(size, csize), &cap, err);
 }
 
 static void

@@ -19,6 +19,13 @@
  * segment target (zseg-write.c TARGET_MAX).
  */
 #define ZD_ZSEG_WHOLE_MAX ((size_t)64 << 20)
+/* Its buffer's pages are made at once only when its size is at most this
+ * many times its compressed bytes + 1 MiB (package data: 2-10; zeros and
+ * runs go further, and get theirs as they are written): a size only a
+ * claim stands for costs no memory by itself. */
+#define ZD_ZSEG_POPULATE_RATIO 32
+#define ZD_ZSEG_POPULATE(size, csize) \
+	((size) / ZD_ZSEG_POPULATE_RATIO <= (csize) + ((uint64_t)1 << 20))
 
 /*
  * Decodes a whole zstd member (every frame; skippable frames skipped) into

@@ -111,8 +111,8 @@ ip_whole(void *ctx, size_t size, uint64_t csize, struct zd_error *err)
 {
 	size_t cap;
 
-	(void)csize;
-	return zd_outq_get(ctx, 0, size, true, &cap, err);
+	return zd_outq_get(ctx, 0, size, ZD_ZSEG_POPULATE(size, csize), &cap,
+	                   err);
 }
 
 static void
@@ -146,6 +146,8 @@ inplace_times(const struct zd_region *in, unsigned window_log,
 		zd_outq_finish(q, 0, rc < 0);
 		if (rc == 0)
 			rc = zd_outq_wait(q, i, err);
+		if (rc < 0)
+			zd_err_prefix(err, "segment %zu in place", i);
 		if (rc == 0)
 			printf("inplace %zu %.6f %.6f\n", i,
 			       now_s(CLOCK_MONOTONIC) - t0,

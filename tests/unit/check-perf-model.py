@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.join(os.environ.get(
     "src", "perf"))
 from zdeb_perf.model import INF, MIB, PerfError, Sink, alpha_of, \
     bound_of, contention, segment_medians, segment_parse, simulate, \
-    worker_setup, write_rate  # noqa: E402
+    worker_setup, write_once, write_rate  # noqa: E402
 
 
 class Simulate(unittest.TestCase):
@@ -212,21 +212,32 @@ class Simulate(unittest.TestCase):
         self.assertEqual(m[4], [0.007, 0.015])
 
     def test_write_rate_paced(self):
-        # a pipe paced as a decoder would (1 ns/B busy between chunks):
-        # the rate from a back-to-back run, both sides' CPU from the paced
-        # one (the writer's from its writes alone, so far less than the
-        # 1 ns/B it spent waiting); /dev/null is never paced
+        # a pipe paced at 4 ns/B between chunks: that run takes at least
+        # pace x bytes (8 MiB: 34 ms), its writer's CPU is its writes
+        # alone; write_rate() keeps that CPU and the back-to-back rate;
+        # /dev/null is never paced
         import tempfile
+        pace, size = 4e-9, 8 * MIB
         with tempfile.TemporaryDirectory() as d:
-            p = write_rate("pipe", 8 * MIB, d, pace=1e-9)
+            paced = write_once("pipe", size, d, pace)
+            self.assertLessEqual(paced.rate, 1.0 / pace)
+            self.assertLess(paced.w, pace / 2)
+            self.assertGreater(paced.c, 0.0)
+            p = write_rate("pipe", size, d, pace=pace)
             self.assertTrue(p.copies)
-            self.assertGreater(p.rate, 8 * MIB / 1.0)
-            self.assertGreater(p.w, 0.0)
-            self.assertLess(p.w, 0.9e-9)
-            self.assertGreater(p.c, 0.0)
-            n = write_rate("null", 8 * MIB, d, pace=1e-9)
+            self.assertGreater(p.rate, 1.0 / pace)
+            self.assertLess(p.w, pace / 2)
+            n = write_rate("null", size, d, pace=pace)
             self.assertFalse(n.copies)
-            self.assertLess(n.w, 0.9e-9)
+            self.assertGreater(n.rate, 1.0 / pace)
+
+    def test_inplace_setup(self):
+        # in-place times are measured warm: piece 0 gets the setup too
+        self.assertAlmostEqual(simulate([1.0] * 2, [MIB] * 2, 2, 2,
+                                        setup=0.5, inplace=[1.0] * 2),
+                               1.5, places=6)
+        self.assertAlmostEqual(simulate([1.5, 1.0], [MIB] * 2, 2, 2,
+                                        setup=0.5), 1.5, places=6)
 
     def test_alpha_of(self):
         self.assertAlmostEqual(alpha_of(1.0, 1.2, 2), 0.2)

@@ -106,7 +106,9 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     inplace: each piece's time decoded in place (`--segment-times`'
     "inplace" lines), used instead of times for the pieces the decoder
     decodes so: on two threads or more, in order (not positional), of
-    WHOLE_MAX or less.  It has no window of its own to copy out of.
+    WHOLE_MAX or less.  It has no window of its own to copy out of.  Those
+    times come from a decoder already warm, so piece 0 gets the setup too
+    when its in-place time is used.
 
     setup: a worker's first piece costs it this much more (its decoder
     made, its window's and buffers' pages touched for the first time); the
@@ -128,11 +130,14 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
         tsum = sum(times)
         if stream is not None and tsum > 0:
             times = [t * stream / tsum for t in times]
+    first = 1       # the first piece with no setup in its time
     if inplace is not None and threads > 1 and not positional:
         times = [ti if u <= WHOLE_MAX else t
                  for t, ti, u in zip(times, inplace, sizes)]
+        # decoded in place after the streamed pass, by a warm decoder
+        first = 0 if sizes[0] <= WHOLE_MAX else 1
     if threads > 1 and setup > 0:
-        times = [t + (setup if 0 < i < threads else 0.0)
+        times = [t + (setup if first <= i < threads else 0.0)
                  for i, t in enumerate(times)]
     # the writer's extra CPU per byte of each piece (see park above): a
     # piece is decoded in place only in order into the queue
@@ -257,8 +262,10 @@ def bound_of(times, sizes, cores, threads, sink, alpha, positional=False,
     wall = simulate(times, sizes, cores, threads, sink, alpha,
                     positional=positional, park=park, stream=stream,
                     setup=setup, inplace=inplace)
+    # without the sink, as the same decoder: in place only if it was
     no_sink = simulate(times, sizes, cores, threads, Sink("none"), alpha,
-                       stream=stream, setup=setup, inplace=inplace)
+                       stream=stream, setup=setup,
+                       inplace=None if positional else inplace)
     no_bw = simulate(times, sizes, cores, threads, sink, 0.0,
                      positional=positional, park=park, stream=stream,
                      setup=setup, inplace=inplace)
