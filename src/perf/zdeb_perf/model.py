@@ -130,19 +130,20 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
         tsum = sum(times)
         if stream is not None and tsum > 0:
             times = [t * stream / tsum for t in times]
+    # the pieces the decoder decodes in place: in order into the queue
+    in_place = [threads > 1 and not positional and u <= WHOLE_MAX
+                for u in sizes]
     first = 1       # the first piece with no setup in its time
-    if inplace is not None and threads > 1 and not positional:
-        times = [ti if u <= WHOLE_MAX else t
-                 for t, ti, u in zip(times, inplace, sizes)]
+    if inplace is not None:
+        times = [ti if ip else t
+                 for t, ti, ip in zip(times, inplace, in_place)]
         # decoded in place after the streamed pass, by a warm decoder
-        first = 0 if sizes[0] <= WHOLE_MAX else 1
+        first = 0 if in_place[0] else 1
     if threads > 1 and setup > 0:
         times = [t + (setup if first <= i < threads else 0.0)
                  for i, t in enumerate(times)]
-    # the writer's extra CPU per byte of each piece (see park above): a
-    # piece is decoded in place only in order into the queue
-    evict_of = [evict if threads <= 1 or positional or u > WHOLE_MAX
-                else 0.0 for u in sizes]
+    # the writer's extra CPU per byte of each piece (see park above)
+    evict_of = [0.0 if ip else evict for ip in in_place]
     if positional and threads > 1 and not sink.serial:
         park = 0.0      # no queue: each worker writes its own bytes
         times = [t + u * (sink.w + evict) for t, u in zip(times, sizes)]
