@@ -417,7 +417,7 @@ def write_rate(sink, total, scratch, pace=0.0):
     pace: seconds per byte the writer spends between its chunks, busy (as
     a decoder decodes the next one).  Written back to back, a pipe's
     writer and reader contend for its lock, and each spins while the other
-    copies: cat took 0.30 ns/B from such a writer here, 0.13-0.22 from
+    copies: cat took 0.28-0.44 ns/B from such a writer here, 0.13-0.22 from
     zdeb's.  So with pace the rate is measured back to back and the CPU
     per byte paced: the writer's from its thread's CPU time around the
     writes, the reader's from its own."""
