@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/decode.sh [--runs N] [--levels "3 19"] [lib | text | TREE]
 # bench/decode.sh --ceiling [--runs N] [--levels 3] [lib | text | TREE]...
+# bench/decode.sh --idle [--runs N] [--levels 3] [lib | text | TREE]...
 #
 # Size and decode speed of zdeb's zstd layouts on one tar of real files
 # (lib, the default: ~150 MB of /usr/lib/x86_64-linux-gnu and
@@ -22,18 +23,30 @@
 # round by round (pair / (2 x -T2)) as a median with its 95 % interval, and
 # zdeb's CPU time (task-clock) with -T2 against -T1; medians of interleaved
 # rounds, with their spread.
+#
+# --idle: where the CPUs sat idle while -T2 decoded into a pipe into cat,
+# and while the ceiling's pair ran: each run recorded on its own by `perf
+# sched record` (interleaved rounds), read back by zdeb-perf's schedidle:
+# the run's window (first to last scheduling of zdeb or cat), the CPU its
+# tasks used, other tasks' CPU, idle CPU in % of 2 x window, the part of
+# it with a zdeb or cat task queued behind another (the scheduler's
+# placement), and zdeb's uninterruptible sleep (the mm lock, the pipe's
+# mutex); medians with their 95 % intervals.  Needs perf; the recording
+# slows every run, so the windows are not the table's wall times.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=7
 levels="3 19"
 ceiling=
+idle=
 zdeb=${ZDEB:-$top/_build/src/zdeb}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=$2; shift 2;;
 	--levels) levels=$2; shift 2;;
 	--ceiling) ceiling=1; shift;;
-	-h|--help) sed -n '3,24p' "$0"; exit 0;;
+	--idle) idle=1; shift;;
+	-h|--help) sed -n '3,35p' "$0"; exit 0;;
 	*) break;;
 	esac
 done
@@ -146,9 +159,74 @@ ceiling_table() {
 	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# idle_table TREE...: see --idle above
+idle_table() {
+	local L=${levels%% *} name r k d
+	command -v perf >/dev/null && perf sched record -o "$W/probe" true >/dev/null 2>&1 ||
+		{ echo "--idle needs perf sched record (perf, and the sched tracepoints)" >&2; exit 2; }
+	cpu_line
+	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "level $L; $runs interleaved rounds, each run recorded by perf sched record; medians [95 % interval]; idle, queued: % of 2 x window; queued: idle while a zdeb or cat task waited on the other CPU; D: zdeb's uninterruptible sleep"
+	printf '%-5s %-22s %-20s %-20s %-18s %-20s %-20s %-20s\n' tree run "window ms" "busy ms" \
+		"others ms" "idle %" "queued %" "D ms"
+	for name in "$@"; do
+		base_deb "$name" "$W/base.deb"
+		"$zdeb" recompress -T2 -z"$L" "$W/base.deb" "$W/i.deb"
+		cp "$W/i.deb" "$W/i-copy.deb"
+		rm -f "$W/base.deb"
+		d="'$zdeb' cat-data"
+		# a failing decode stops the bench here, not unseen in a record
+		"$zdeb" cat-data -T2 "$W/i.deb" >/dev/null
+		"$zdeb" cat-data -T1 "$W/i-copy.deb" >/dev/null
+		for ((r = 0; r < runs; r++)); do
+			for k in p2 ppair; do
+				case $k in
+				p2) cmd="$d -T2 '$W/i.deb' | cat >/dev/null";;
+				ppair) cmd="$d -T1 '$W/i.deb' | cat >/dev/null & $d -T1 '$W/i-copy.deb' | cat >/dev/null; wait";;
+				esac
+				perf sched record -q -o "$W/$k.$r.data" -- sh -c "$cmd" >/dev/null 2>&1
+				perf sched timehist --state -i "$W/$k.$r.data" 2>/dev/null >"$W/$k.$r.txt"
+				rm -f "$W/$k.$r.data"
+			done
+		done
+		python3 - "$timing_perf" "$W" "$runs" "$name" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from zdeb_perf import schedidle, stats
+W, runs, name = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+def cell(xs):
+    ci = stats.median_ci(xs)
+    return "%.1f %s" % (stats.median(xs), "[%.1f, %.1f]" % ci if ci else "")
+for k, label in (("p2", "-T2 | cat"), ("ppair", "pair (-T1 | cat) x 2")):
+    bs = []
+    for r in range(runs):
+        with open("%s/%s.%d.txt" % (W, k, r)) as f:
+            b = schedidle.breakdown(schedidle.parse(f))
+        if b is None:
+            sys.exit("%s: no zdeb or cat in the record of run %d" % (k, r))
+        bs.append(b)
+    pct = lambda b, x: 100 * b[x] / (2 * b["window"])
+    print("%-5s %-22s %-20s %-20s %-18s %-20s %-20s %-20s" % (
+        name, label, cell([b["window"] * 1e3 for b in bs]),
+        cell([b["busy"] * 1e3 for b in bs]),
+        cell([b["others"] * 1e3 for b in bs]),
+        cell([pct(b, "idle") for b in bs]),
+        cell([pct(b, "waiting") for b in bs]),
+        cell([b["d_sleep"] * 1e3 for b in bs])))
+PY
+		rm -f "$W"/p2.* "$W"/ppair.*
+	done
+	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 if [ -n "$ceiling" ]; then
 	[ $# -gt 0 ] || set -- lib text
 	ceiling_table "$@"
+	exit 0
+fi
+if [ -n "$idle" ]; then
+	[ $# -gt 0 ] || set -- text lib
+	idle_table "$@"
 	exit 0
 fi
 
