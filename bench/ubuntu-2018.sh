@@ -145,9 +145,11 @@ for name in names:
     rd = d["rounds"]
     g = d["gate"]
     nrun = rd["rounds"]
-    print("\n### %s: %s, %.1f MB of tar; median of %d rounds [min-max]%s%s"
+    print("\n### %s: %s, %.1f MB of tar; median of %d rounds [min-max]; "
+          "load %.2f at start%s%s"
           % (name, m["inputs"][0], m["tar_bytes"] / 1e6, nrun,
-             "; LOADED (load %.1f at start)" % m["load_avg_start"][0]
+             m["load_avg_start"][0],
+             "; LOADED (a round started with other work running)"
              if m["loaded"] else "",
              "; LOADED RUNS KEPT (--allow-loaded)" if g["allow_loaded"]
              else ""))

@@ -540,6 +540,7 @@ class Install:
             "fs": fsinfo,
             "nice": a.nice,
             "load_avg_start": self.load_start,
+            # until the rounds have run: the load at the start
             "loaded": self.load_start[0] >= (
                 a.max_load or default_max_load(os.cpu_count())),
         }
@@ -623,6 +624,13 @@ class Install:
                                  perf_out=pd)
                     self.perf[(v, b)] = stage_runs.perf_shares(pd)
         self.machine["load_avg_end"] = list(os.getloadavg())
+        # Loaded when a round started with other work running after the
+        # gate's wait ran out.  The load at the start is only printed: the
+        # preparation (recompressing the variants) and, in a bench of
+        # several packages, the runs of the one before raise it, and the
+        # gate waits for it to fall before the first round.
+        self.machine["loaded"] = any(not g["quiet"]
+                                     for g in self.gate.rounds)
         self.runs = runs
         report.write_all(self)
         return 0
