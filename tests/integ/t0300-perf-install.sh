@@ -40,6 +40,10 @@ for k in ("cores", "cpu_model", "kernel", "filesystem", "mount_options",
           "backends", "fs", "load_avg_start", "load_avg_end", "loaded"):
     assert k in m, "machine lacks " + k
 assert isinstance(m["loaded"], bool)
+# loaded: a round started not quiet (the gate's records), not the load at
+# the start
+assert m["loaded"] == any(not g["quiet"] for g in d["gate"]["rounds"]), \
+    (m["loaded"], d["gate"]["rounds"])
 keys = ["input", "variant", "backend", "mode", "cache", "run", "role",
         "status", "error", "elapsed_s", "user_s", "sys_s", "cpu_pct",
         "max_rss_kb", "minflt", "majflt", "inblock", "oublock",
