@@ -27,12 +27,13 @@
 # --idle: where the CPUs sat idle while -T2 decoded into a pipe into cat,
 # and while the ceiling's pair ran: each run recorded on its own by `perf
 # sched record` (interleaved rounds), read back by zdeb-perf's schedidle:
-# the run's window (first to last scheduling of zdeb or cat), the CPU its
-# tasks used, other tasks' CPU, idle CPU in % of 2 x window, the part of
-# it with a zdeb or cat task queued behind another (the scheduler's
-# placement), and zdeb's uninterruptible sleep (the mm lock, the pipe's
-# mutex); medians with their 95 % intervals.  Needs perf; the recording
-# slows every run, so the windows are not the table's wall times.
+# the run's window (first to last scheduling of zdeb or cat, run under
+# names of their own), the CPU its tasks used, other tasks' CPU, idle CPU
+# in % of CPUs x window, the part of it on one CPU while a zdeb or cat
+# task was queued on another, busy one (the scheduler's placement), and
+# zdeb's uninterruptible sleep (the mm lock, the pipe's mutex); medians
+# with their 95 % intervals.  Needs perf; the recording slows every run,
+# so the windows are not the table's wall times.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=7
@@ -46,7 +47,7 @@ while [ $# -gt 0 ]; do
 	--levels) levels=$2; shift 2;;
 	--ceiling) ceiling=1; shift;;
 	--idle) idle=1; shift;;
-	-h|--help) sed -n '3,35p' "$0"; exit 0;;
+	-h|--help) sed -n '3,36p' "$0"; exit 0;;
 	*) break;;
 	esac
 done
@@ -161,12 +162,16 @@ ceiling_table() {
 
 # idle_table TREE...: see --idle above
 idle_table() {
-	local L=${levels%% *} name r k d
+	local L=${levels%% *} name r k d cmd
 	command -v perf >/dev/null && perf sched record -o "$W/probe" true >/dev/null 2>&1 ||
 		{ echo "--idle needs perf sched record (perf, and the sched tracepoints)" >&2; exit 2; }
+	# names of their own, so that no other zdeb or cat on the machine
+	# counts as the pipeline's (a task's name is the file it ran)
+	ln -sf "$zdeb" "$W/zdeb-idle"
+	ln -sf "$(command -v cat)" "$W/cat-idle"
 	cpu_line
-	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "level $L; $runs interleaved rounds, each run recorded by perf sched record; medians [95 % interval]; idle, queued: % of 2 x window; queued: idle while a zdeb or cat task waited on the other CPU; D: zdeb's uninterruptible sleep"
+	echo "$(perf version); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "level $L; $runs interleaved rounds, each run recorded by perf sched record; medians [95 % interval]; idle, queued: % of CPUs x window; queued: idle on a CPU while a zdeb or cat task waited on another, busy one; D: zdeb's uninterruptible sleep"
 	printf '%-5s %-22s %-20s %-20s %-18s %-20s %-20s %-20s\n' tree run "window ms" "busy ms" \
 		"others ms" "idle %" "queued %" "D ms"
 	for name in "$@"; do
@@ -174,18 +179,22 @@ idle_table() {
 		"$zdeb" recompress -T2 -z"$L" "$W/base.deb" "$W/i.deb"
 		cp "$W/i.deb" "$W/i-copy.deb"
 		rm -f "$W/base.deb"
-		d="'$zdeb' cat-data"
+		d="'$W/zdeb-idle' cat-data"
 		# a failing decode stops the bench here, not unseen in a record
-		"$zdeb" cat-data -T2 "$W/i.deb" >/dev/null
-		"$zdeb" cat-data -T1 "$W/i-copy.deb" >/dev/null
+		"$W/zdeb-idle" cat-data -T2 "$W/i.deb" >/dev/null
+		"$W/zdeb-idle" cat-data -T1 "$W/i-copy.deb" >/dev/null
 		for ((r = 0; r < runs; r++)); do
 			for k in p2 ppair; do
 				case $k in
-				p2) cmd="$d -T2 '$W/i.deb' | cat >/dev/null";;
-				ppair) cmd="$d -T1 '$W/i.deb' | cat >/dev/null & $d -T1 '$W/i-copy.deb' | cat >/dev/null; wait";;
+				p2) cmd="$d -T2 '$W/i.deb' | '$W/cat-idle' >/dev/null";;
+				ppair) cmd="$d -T1 '$W/i.deb' | '$W/cat-idle' >/dev/null & $d -T1 '$W/i-copy.deb' | '$W/cat-idle' >/dev/null; wait";;
 				esac
-				perf sched record -q -o "$W/$k.$r.data" -- sh -c "$cmd" >/dev/null 2>&1
-				perf sched timehist --state -i "$W/$k.$r.data" 2>/dev/null >"$W/$k.$r.txt"
+				perf sched record -q -o "$W/$k.$r.data" -- sh -c "$cmd" >/dev/null 2>"$W/perf.log" &&
+				perf sched timehist --state -i "$W/$k.$r.data" >"$W/$k.$r.txt" 2>>"$W/perf.log" || {
+					echo "perf sched failed on $k, round $((r + 1)):" >&2
+					cat "$W/perf.log" >&2
+					exit 1
+				}
 				rm -f "$W/$k.$r.data"
 			done
 		done
@@ -201,11 +210,16 @@ for k, label in (("p2", "-T2 | cat"), ("ppair", "pair (-T1 | cat) x 2")):
     bs = []
     for r in range(runs):
         with open("%s/%s.%d.txt" % (W, k, r)) as f:
-            b = schedidle.breakdown(schedidle.parse(f))
+            lines = f.readlines()
+        if schedidle.lost(lines):
+            sys.exit("%s, round %d: the record lost %d events" %
+                     (k, r + 1, schedidle.lost(lines)))
+        b = schedidle.breakdown(schedidle.parse(lines),
+                                names=("zdeb-idle", "cat-idle"))
         if b is None:
-            sys.exit("%s: no zdeb or cat in the record of run %d" % (k, r))
+            sys.exit("%s, round %d: no zdeb or cat in the record" % (k, r + 1))
         bs.append(b)
-    pct = lambda b, x: 100 * b[x] / (2 * b["window"])
+    pct = lambda b, x: 100 * b[x] / (b["cpus"] * b["window"])
     print("%-5s %-22s %-20s %-20s %-18s %-20s %-20s %-20s" % (
         name, label, cell([b["window"] * 1e3 for b in bs]),
         cell([b["busy"] * 1e3 for b in bs]),
