@@ -624,11 +624,11 @@ class Install:
                                  perf_out=pd)
                     self.perf[(v, b)] = stage_runs.perf_shares(pd)
         self.machine["load_avg_end"] = list(os.getloadavg())
-        # Loaded when a round started with other work running after the
-        # gate's wait ran out.  The load at the start is only printed: the
-        # preparation (recompressing the variants) and, in a bench of
-        # several packages, the runs of the one before raise it, and the
-        # gate waits for it to fall before the first round.
+        # Loaded when a round started not quiet (the gate's wait ran out,
+        # or --allow-loaded took its first reading).  The load at the
+        # start is printed, not judged here: the gate judged it before the
+        # first round (waiting for it to fall when it was high; when it
+        # was low, the preparation's own load is not waited for).
         self.machine["loaded"] = any(not g["quiet"]
                                      for g in self.gate.rounds)
         self.runs = runs
