@@ -125,14 +125,19 @@ assert sum(1 for r in d["runs"] if r["role"] == "untraced") == 6
 PY
 ok "--runs auto: stops at --max-rounds, names what did not converge; 6 rounds: the extreme ratios; --control, --overhead"
 
-# A busy loop beside the runs: the gate waits --quiet-wait, then every
-# run (other processes above 10 % of a core) is discarded and run again
-# twice; nothing is left to compare.
-sh -c 'while :; do :; done' &
-busy=$!
+# A busy loop per core beside the runs: the gate waits --quiet-wait, then
+# every run (other processes above 10 % of a core) is discarded and run
+# again twice; nothing is left to compare.  One loop on two cores was not
+# enough: a run lasts ~15 ms, /proc/stat counts in ticks, and once a
+# kernel thread's ticks took the loop's share of a run's window.
+for i in $(seq "$(nproc)"); do
+	sh -c 'while :; do :; done' &
+	busy="$busy $!"
+done
 expect_status 0 "$PERF" install --runs 1 --quiet-wait 2 --fs tmpfs \
 	--variants none --backends stock --modes unsafe-io \
 	--workdir "$T/work" --json "$T/busy.json" "$T/tree"
+# shellcheck disable=SC2086
 kill $busy
 busy=
 python3 - "$T/busy.json" "$T/stdout" <<'PY' || fail "busy: $(cat "$T/stdout")"
