@@ -55,8 +55,7 @@ rounds() {
 ratio() { awk "BEGIN {printf \"%.2f\", $1 / $2}"; }
 # round_share NUM DEN K: per round r, NUM_r / (K x DEN_r) (names of
 # rounds() results); prints their median and its distribution-free 95 %
-# interval, "0.81 [0.74, 0.86]" (zdeb_perf.stats; "(too few rounds)"
-# under 6)
+# interval, "0.81 [0.74, 0.86]" (zdeb_perf.stats.median_text)
 round_share() {
 	python3 - "$timing_perf" "$3" "${U[$1]}" "${U[$2]}" <<'PY'
 import sys
@@ -65,9 +64,7 @@ from zdeb_perf import stats
 k = float(sys.argv[2])
 xs = [float(a) / (k * float(b))
       for a, b in zip(sys.argv[3].split(), sys.argv[4].split())]
-ci = stats.median_ci(xs)
-print("%.2f %s" % (stats.median(xs), "[%.2f, %.2f]" % ci if ci else
-                   "(too few rounds)"))
+print(stats.median_text(xs))
 PY
 }
 pct() { awk "BEGIN {printf \"%+.2f%%\", ($1 - $2) * 100 / $2}"; }

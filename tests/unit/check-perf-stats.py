@@ -52,6 +52,13 @@ class Ranks(unittest.TestCase):
             self.assertGreaterEqual(coverage(n, k), 0.95, n)
             self.assertLess(coverage(n, k + 1), 0.95, n)
 
+    def test_median_text(self):
+        xs = [float(x) for x in range(1, 11)]   # n = 10: ranks 2 and 9
+        self.assertEqual(stats.median_text(xs), "5.50 [2.00, 9.00]")
+        self.assertEqual(stats.median_text(xs, "%.1f"), "5.5 [2.0, 9.0]")
+        self.assertEqual(stats.median_text([3.0, 1.0, 2.0], "%.1f"),
+                         "2.0 (too few rounds)")
+
     def test_interval_of_values(self):
         xs = [7, 1, 9, 3, 5, 2, 8, 4, 6, 10]      # n = 10, k = 2
         self.assertEqual(stats.median_ci(xs), (2, 9))

@@ -31,6 +31,7 @@ The API, used by zdeb-perf install and zdeb-perf apt:
 
     median_ci_rank(n)            -> k or None
     median_ci(xs)                -> (lo, hi) or None
+    median_text(xs, fmt)         -> "M [lo, hi]", or "M (too few rounds)"
     paired_ratios(a, b)          -> [(round, a_r / b_r)]  (a, b: {round: s})
     compare(name_a, a, name_b, b) -> comparison dict (see compare)
     half_width(cmp)              -> relative half-width or None
@@ -88,6 +89,15 @@ def median_ci(xs, conf=CONF):
         return None
     s = sorted(xs)
     return (s[k - 1], s[len(s) - k])
+
+
+def median_text(xs, fmt="%.2f", conf=CONF):
+    """The median of xs and its interval (median_ci) as one table cell,
+    each number by fmt: "0.81 [0.74, 0.86]", or "0.81 (too few rounds)"
+    when the interval is undefined."""
+    ci = median_ci(xs, conf)
+    return (fmt % median(xs)) + (" [%s, %s]" % (fmt % ci[0], fmt % ci[1])
+                                 if ci else " (too few rounds)")
 
 
 def paired_ratios(a, b):
