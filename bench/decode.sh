@@ -97,6 +97,15 @@ cpu_line() {
 # shellcheck source=bench/timing.sh
 . "$top/bench/timing.sh"
 
+# pair_debs TREE LEVEL: $W/i.deb, the tree at LEVEL in zdeb's layout, and
+# $W/i-copy.deb, a copy for the pair's second decode
+pair_debs() {
+	base_deb "$1" "$W/base.deb"
+	"$zdeb" recompress -T2 -z"$2" "$W/base.deb" "$W/i.deb"
+	cp "$W/i.deb" "$W/i-copy.deb"
+	rm -f "$W/base.deb"
+}
+
 # ceiling_table TREE...: see --ceiling above
 ceiling_table() {
 	local L=${levels%% *} name r t k c1 c2 sp
@@ -108,10 +117,7 @@ ceiling_table() {
 		tree sink "-T1 s" "-T2 s" "pair s" "-T2/-T1" ceiling \
 		"of ceil" "of null" "per round" "cpu -T1" "cpu -T2" cpu
 	for name in "$@"; do
-		base_deb "$name" "$W/base.deb"
-		"$zdeb" recompress -T2 -z"$L" "$W/base.deb" "$W/i.deb"
-		cp "$W/i.deb" "$W/i-copy.deb"
-		rm -f "$W/base.deb"
+		pair_debs "$name" "$L"
 		local d="'$zdeb' cat-data"
 		rounds "$runs" \
 			"n1=$d -T1 '$W/i.deb'" "n2=$d -T2 '$W/i.deb'" \
@@ -172,13 +178,10 @@ idle_table() {
 	cpu_line
 	echo "$(perf version); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "level $L; $runs interleaved rounds, each run recorded by perf sched record; medians [95 % interval]; idle, queued: % of CPUs x window; queued: idle on a CPU while a zdeb or cat task waited on another, busy one; D: zdeb's uninterruptible sleep"
-	printf '%-5s %-22s %-20s %-20s %-18s %-20s %-20s %-20s\n' tree run "window ms" "busy ms" \
+	printf '%-5s %-22s %-28s %-28s %-26s %-26s %-26s %-26s\n' tree run "window ms" "busy ms" \
 		"others ms" "idle %" "queued %" "D ms"
 	for name in "$@"; do
-		base_deb "$name" "$W/base.deb"
-		"$zdeb" recompress -T2 -z"$L" "$W/base.deb" "$W/i.deb"
-		cp "$W/i.deb" "$W/i-copy.deb"
-		rm -f "$W/base.deb"
+		pair_debs "$name" "$L"
 		d="'$W/zdeb-idle' cat-data"
 		# a failing decode stops the bench here, not unseen in a record
 		"$W/zdeb-idle" cat-data -T2 "$W/i.deb" >/dev/null
@@ -204,23 +207,23 @@ sys.path.insert(0, sys.argv[1])
 from zdeb_perf import schedidle, stats
 W, runs, name = sys.argv[2], int(sys.argv[3]), sys.argv[4]
 def cell(xs):
-    ci = stats.median_ci(xs)
-    return "%.1f %s" % (stats.median(xs), "[%.1f, %.1f]" % ci if ci else "")
+    return stats.median_text(xs, "%.1f")
 for k, label in (("p2", "-T2 | cat"), ("ppair", "pair (-T1 | cat) x 2")):
     bs = []
     for r in range(runs):
         with open("%s/%s.%d.txt" % (W, k, r)) as f:
             lines = f.readlines()
-        if schedidle.lost(lines):
+        lost = schedidle.lost(lines)
+        if lost:
             sys.exit("%s, round %d: the record lost %d events" %
-                     (k, r + 1, schedidle.lost(lines)))
+                     (k, r + 1, lost))
         b = schedidle.breakdown(schedidle.parse(lines),
                                 names=("zdeb-idle", "cat-idle"))
         if b is None:
             sys.exit("%s, round %d: no zdeb or cat in the record" % (k, r + 1))
         bs.append(b)
     pct = lambda b, x: 100 * b[x] / (b["cpus"] * b["window"])
-    print("%-5s %-22s %-20s %-20s %-18s %-20s %-20s %-20s" % (
+    print("%-5s %-22s %-28s %-28s %-26s %-26s %-26s %-26s" % (
         name, label, cell([b["window"] * 1e3 for b in bs]),
         cell([b["busy"] * 1e3 for b in bs]),
         cell([b["others"] * 1e3 for b in bs]),
