@@ -20,7 +20,7 @@ from . import stages as stage_runs
 from . import stats
 from .common import (PerfError, find_iotrace, find_zdeb, note, run_quiet,
                      timed)
-from .gate import REDO, Gate, default_max_load
+from .gate import REDO, Gate
 from .iotrace import breakdown, main_dpkg_pid, parse_trace
 from .machine import (can_drop_caches, disk_model, drop_caches,
                       machine_info)
@@ -540,9 +540,6 @@ class Install:
             "fs": fsinfo,
             "nice": a.nice,
             "load_avg_start": self.load_start,
-            # until the rounds have run: the load at the start
-            "loaded": self.load_start[0] >= (
-                a.max_load or default_max_load(os.cpu_count())),
         }
         self.machine = machine_info(self.fs.base, self.zdeb, extra)
         for k in ("filesystem", "mount_source", "mount_options", "disk"):
