@@ -39,7 +39,7 @@ zd_codec_none_decompress(const struct zd_region *in,
                          struct zd_error *err)
 {
 	struct zd_codec_out o = { out, p, 0 };
-	struct zd_sink capped = { zd_codec_out_sink_write, &o, NULL };
+	struct zd_sink capped = { zd_codec_out_sink_write, &o, NULL, NULL };
 
 	return zd_copy_region(in, &capped, err);
 }

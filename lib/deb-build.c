@@ -128,7 +128,7 @@ make_member(const char *dir, tarbuild_fn *fn, const struct zd_tar_opts *to,
             struct zd_debout *out, struct zd_error *err)
 {
 	struct fed f = { NULL, o, what, out->path };
-	struct zd_sink sink = { fed_write, &f, NULL };
+	struct zd_sink sink = { fed_write, &f, NULL, NULL };
 	uint64_t in_size, off, size;
 	int rc = -1;
 

@@ -49,6 +49,7 @@ recode(const struct zd_deb_member *m, const char *base,
 	sink.write = zd_deb_encoder_write;
 	sink.ctx = e;
 	sink.pwrite = NULL;
+	sink.trywrite = NULL;
 	if (o->progress != NULL) {
 		zd_deb_encoder_on_progress(e, on_progress, &pr);
 		o->progress(o->progress_ctx, base, 0);

@@ -154,6 +154,7 @@ copy_out(struct zd_debout *d, struct zd_error *err)
 	sink.write = zd_sink_fd_write;
 	sink.ctx = &out;
 	sink.pwrite = NULL;
+	sink.trywrite = NULL;
 	rc = zd_copy_region(&r, &sink, err);
 	if (close(out) < 0 && rc == 0)
 		rc = zd_err_errno(err, ZD_E_IO, "cannot write '%s'", d->path);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "lib/fdio.h"
@@ -155,16 +156,52 @@ fd_positional(int fd)
 	return S_ISREG(st.st_mode);
 }
 
+/*
+ * A pipe's writer that finds it full need not sleep: it can go on with
+ * other work (decoding) and write later.  RWF_NOWAIT (Linux, on pipes
+ * since 5.8 or so) says so for one write without touching the file
+ * status flags the reader may share; a kernel that refuses it gets a
+ * write that waits.
+ */
+static ssize_t
+sink_fd_trywrite(void *ctx, const void *buf, size_t len,
+                 struct zd_error *err)
+{
+	struct zd_fd_sink *f = ctx;
+
+#ifdef RWF_NOWAIT
+	while (!f->wait && len > 0) {
+		struct iovec v = { (void *)buf, len };
+		ssize_t n = pwritev2(f->fd, &v, 1, -1, RWF_NOWAIT);
+
+		if (n >= 0)
+			return n;
+		if (errno == EAGAIN)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		if (errno != EOPNOTSUPP && errno != EINVAL && errno != ENOSYS)
+			break;	/* the write below reports it */
+		f->wait = true;
+	}
+#endif
+	return zd_write_all(f->fd, buf, len, err) < 0 ? -1 : (ssize_t)len;
+}
+
 void
 zd_sink_fd_init(struct zd_sink *s, struct zd_fd_sink *f, int fd)
 {
 	off_t at = lseek(fd, 0, SEEK_CUR);
+	struct stat st;
 
 	f->fd = fd;
 	f->base = at > 0 ? (uint64_t)at : 0;
+	f->wait = false;
 	s->write = zd_sink_fd_write;
 	s->ctx = f;
 	s->pwrite = at >= 0 && fd_positional(fd) ? sink_fd_pwrite : NULL;
+	s->trywrite = fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) ?
+	              sink_fd_trywrite : NULL;
 }
 
 /*

@@ -36,6 +36,15 @@ struct zd_sink {
 	 */
 	int (*pwrite)(void *ctx, const void *buf, size_t len, uint64_t off,
 	              struct zd_error *err);
+	/*
+	 * NULL, or for a sink whose writes may wait for a reader (a pipe):
+	 * writes as many of the len bytes as it takes without waiting.
+	 * Returns that count (0 when it would wait for all of them), or -1
+	 * with err set.  Where the kernel cannot tell, it waits and writes
+	 * all len bytes.
+	 */
+	ssize_t (*trywrite)(void *ctx, const void *buf, size_t len,
+	                    struct zd_error *err);
 };
 
 /* Writes all of buf to fd.  Returns 0, or -1 with err set (ZD_E_IO). */
@@ -63,17 +72,19 @@ int zd_copy_region(const struct zd_region *r, struct zd_sink *sink,
 /* A sink writing to a file descriptor; ctx points to an int fd. */
 int zd_sink_fd_write(void *ctx, const void *buf, size_t len,
                      struct zd_error *err);
-#define ZD_SINK_FD(fdptr) { zd_sink_fd_write, (fdptr), NULL }
+#define ZD_SINK_FD(fdptr) { zd_sink_fd_write, (fdptr), NULL, NULL }
 
 /*
  * A sink writing to fd from its current offset, in order or, when fd is
  * a regular file not opened for appending, or /dev/null, at any offset
- * (pwrite; the stream's end moves the file offset there).  f holds the
+ * (pwrite; the stream's end moves the file offset there), and when fd
+ * is a pipe, without waiting for its reader (trywrite).  f holds the
  * state and must outlive the sink.
  */
 struct zd_fd_sink {
 	int fd;		/* first: ctx is also an int * */
 	uint64_t base;	/* fd's offset when the sink was made */
+	bool wait;	/* trywrite waits: the kernel has no RWF_NOWAIT here */
 };
 void zd_sink_fd_init(struct zd_sink *s, struct zd_fd_sink *f, int fd);
 

@@ -26,6 +26,6 @@ struct zd_membuf {
 int zd_membuf_write(void *ctx, const void *buf, size_t len,
                     struct zd_error *err);
 
-#define ZD_SINK_MEMBUF(b) { zd_membuf_write, (b), NULL }
+#define ZD_SINK_MEMBUF(b) { zd_membuf_write, (b), NULL, NULL }
 
 #endif

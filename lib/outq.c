@@ -81,9 +81,12 @@ struct zd_outq {
 	uint64_t head;			/* the job being written */
 	uint64_t failed_job;		/* lowest failed job, or UINT64_MAX */
 	bool writing;			/* a thread is the writer */
+	bool stalled;			/* a worker found the sink full */
 	bool write_failed;
 	struct zd_error err;		/* the failed write's */
 };
+
+static void write_ready(struct zd_outq *q, bool nowait);
 
 struct zd_outq *
 zd_outq_new(unsigned nslots, size_t chunk_size, size_t max_bytes,
@@ -332,8 +335,12 @@ zd_outq_get(struct zd_outq *q, unsigned slot, size_t size, bool populate,
 	pthread_mutex_lock(&q->lock);
 	while (!given_up(q, s) &&
 	       (c = chunk_get(q, s, need, populate || size == 0,
-	                      &nomem)) == NULL && !nomem)
-		pthread_cond_wait(&q->space, &q->lock);
+	                      &nomem)) == NULL && !nomem) {
+		if (q->stalled && !q->writing)
+			write_ready(q, false);	/* instead of waiting */
+		else
+			pthread_cond_wait(&q->space, &q->lock);
+	}
 	if (c == NULL || given_up(q, s)) {
 		if (c != NULL)
 			chunk_release(q, c);
@@ -374,13 +381,19 @@ head_slot(struct zd_outq *q)
  * one hold of the lock, so nothing handed on is left behind.  A worker
  * goes on decoding into its chunk past what is being written: the writer
  * reads only bytes below the length it took under the lock.
+ *
+ * A worker with bytes to decode (nowait) stops where the sink is full
+ * and marks the queue stalled; a worker with nothing else to do writes
+ * the rest waiting for the sink (!nowait), which ends the stall.
  */
 static void
-write_ready(struct zd_outq *q)
+write_ready(struct zd_outq *q, bool nowait)
 {
 	if (q->writing || q->write_failed)
 		return;
 	q->writing = true;
+	if (!nowait)
+		q->stalled = false;
 	for (;;) {
 		struct oq_slot *s = head_slot(q);
 		struct chunk *c;
@@ -390,19 +403,23 @@ write_ready(struct zd_outq *q)
 		c = s->head;
 		if (c != NULL && c->written < c->len) {
 			size_t from = c->written, to = c->len;
-			int rc;
+			ssize_t rc;
 
 			pthread_mutex_unlock(&q->lock);
 			rc = q->write(q->ctx, c->data + from, to - from,
-			              &q->err);
+			              nowait, &q->err);
 			pthread_mutex_lock(&q->lock);
-			if (rc < 0) {
+			if (rc < 0 || (size_t)rc > to - from) {
 				q->write_failed = true;
 				pthread_cond_broadcast(&q->written);
 				pthread_cond_broadcast(&q->space);
 				break;
 			}
-			c->written = to;
+			c->written = from + (size_t)rc;
+			if (c->written < to) {
+				q->stalled = true;
+				break;
+			}
 		} else if (c != NULL && c->done) {
 			s->head = c->next;
 			if (s->head == NULL)
@@ -428,7 +445,7 @@ zd_outq_progress(struct zd_outq *q, unsigned slot, size_t len)
 	pthread_mutex_lock(&q->lock);
 	if (s->filling != NULL && len > s->filling->len) {
 		s->filling->len = len;
-		write_ready(q);
+		write_ready(q, true);
 	}
 	pthread_mutex_unlock(&q->lock);
 }
@@ -446,7 +463,7 @@ zd_outq_put(struct zd_outq *q, unsigned slot, size_t len)
 		if (len > c->len)
 			c->len = len;
 		c->done = true;
-		write_ready(q);
+		write_ready(q, true);
 	}
 	pthread_mutex_unlock(&q->lock);
 }
@@ -469,9 +486,23 @@ zd_outq_finish(struct zd_outq *q, unsigned slot, bool failed)
 		pthread_cond_broadcast(&q->written);
 		pthread_cond_broadcast(&q->space);
 	} else {
-		write_ready(q);
+		write_ready(q, true);
 	}
 	pthread_mutex_unlock(&q->lock);
+}
+
+bool
+zd_outq_flush(struct zd_outq *q)
+{
+	bool wrote = false;
+
+	pthread_mutex_lock(&q->lock);
+	if (q->stalled && !q->writing) {
+		write_ready(q, false);
+		wrote = true;
+	}
+	pthread_mutex_unlock(&q->lock);
+	return wrote;
 }
 
 int

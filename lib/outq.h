@@ -12,6 +12,13 @@
  * chunks wait in their queues.  No third thread competes for the cores;
  * the calling thread only waits for jobs to be written.
  *
+ * A worker with bytes to decode never waits for the sink: it writes
+ * what the sink takes without waiting (a pipe's room) and goes back to
+ * decoding; the rest is written at its next turn, or, waiting for the
+ * reader, by a worker that has nothing else to do (zd_outq_flush, and
+ * one waiting for a chunk).  So a full pipe does not leave a core idle
+ * while there are bytes to decode.
+ *
  * The pool is bounded: once max_bytes are allocated, a worker waits for a
  * free chunk - the head job's worker only while it has chunks queued
  * (which the writer will give back), so the writer always makes progress.
@@ -24,14 +31,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "lib/error.h"
 
 struct zd_outq;
 
-/* Writes len bytes; called by one thread at a time, in order. */
-typedef int (*zd_outq_write_fn)(void *ctx, const unsigned char *buf,
-                                size_t len, struct zd_error *err);
+/*
+ * Writes len bytes, or with nowait as many as the sink takes without
+ * waiting for its reader (0 or more); called by one thread at a time, in
+ * order.  Returns the count, or -1 with err set.
+ */
+typedef ssize_t (*zd_outq_write_fn)(void *ctx, const unsigned char *buf,
+                                    size_t len, bool nowait,
+                                    struct zd_error *err);
 
 /* nslots job slots; chunks of chunk_size bytes, max_bytes of them (but
  * see above); jobs written through write(ctx, ...).  NULL if out of
@@ -66,6 +79,10 @@ void zd_outq_progress(struct zd_outq *q, unsigned slot, size_t len);
 void zd_outq_put(struct zd_outq *q, unsigned slot, size_t len);
 /* Worker: the job in slot is over (failed or not); writes likewise. */
 void zd_outq_finish(struct zd_outq *q, unsigned slot, bool failed);
+
+/* A worker with nothing else to do: writes, waiting for the sink, what
+ * a worker left when it found the sink full.  True if it did. */
+bool zd_outq_flush(struct zd_outq *q);
 
 /*
  * Calling thread: waits until job is written whole or cannot be: returns

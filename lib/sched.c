@@ -61,8 +61,18 @@ worker_main(void *arg)
 		struct slot *sl;
 		int rc;
 
-		while (!s->stop && (s->failed || s->next_run == s->produced))
-			pthread_cond_wait(&s->work, &s->lock);
+		/* idle() runs without the lock: each time, look again */
+		for (bool idled = false; !s->stop &&
+		     (s->failed || s->next_run == s->produced);) {
+			if (s->ops->idle != NULL && !s->failed && !idled) {
+				pthread_mutex_unlock(&s->lock);
+				idled = !s->ops->idle(s->ctx);
+				pthread_mutex_lock(&s->lock);
+			} else {
+				pthread_cond_wait(&s->work, &s->lock);
+				idled = false;
+			}
+		}
 		if (s->stop)
 			break;
 		i = s->next_run++;

@@ -48,6 +48,12 @@ struct zd_sched_ops {
 	int (*consume)(void *ctx, uint64_t i, unsigned slot,
 	               struct zd_error *err);
 	bool early;
+	/*
+	 * NULL, or a worker before it waits for a job: does what it can
+	 * instead (outq's writing).  Returns true if it did anything (the
+	 * worker then looks for a job again), false to wait.
+	 */
+	bool (*idle)(void *ctx);
 };
 
 /*

@@ -172,6 +172,27 @@ emit(struct dec *d, const void *buf, size_t len, struct zd_error *err)
 	return 0;
 }
 
+/* emit(), but only what the sink takes without waiting (see trywrite
+ * in fdio.h), never the piece hashes' stream: the count, or -1. */
+static ssize_t
+emit_nowait(struct dec *d, const void *buf, size_t len, struct zd_error *err)
+{
+	uint64_t total;
+	ssize_t n;
+
+	if (d->out->trywrite == NULL || d->piece_hash != NULL)
+		return emit(d, buf, len, err) < 0 ? -1 : (ssize_t)len;
+	if (__builtin_add_overflow(d->emitted, (uint64_t)len, &total) ||
+	    (d->p->max_output != 0 && total > d->p->max_output))
+		return zd_err(err, ZD_E_LIMIT, "decoded data of '%s' exceeds "
+		              "the limit of %ju bytes", d->name,
+		              (uintmax_t)d->p->max_output);
+	n = len > 0 ? d->out->trywrite(d->out->ctx, buf, len, err) : 0;
+	if (n > 0)
+		d->emitted += (uint64_t)n;
+	return n;
+}
+
 static int
 zstd_error(size_t rc, const char *name, struct zd_error *err)
 {
@@ -400,16 +421,19 @@ d_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	return rc;
 }
 
-/* Any worker, one at a time, in order: the bytes of the head piece. */
-static int
-d_write(void *ctx, const unsigned char *buf, size_t len,
+/* Any worker or the calling thread, one at a time, in order: the bytes
+ * of the head piece (see outq.h). */
+static ssize_t
+d_write(void *ctx, const unsigned char *buf, size_t len, bool nowait,
         struct zd_error *err)
 {
 	struct dec *d = ctx;
+	ssize_t n = nowait ? emit_nowait(d, buf, len, err) :
+	            emit(d, buf, len, err) < 0 ? -1 : (ssize_t)len;
 
-	if (d->total != NULL)
-		XXH64_update(d->total, buf, len);
-	return emit(d, buf, len, err);
+	if (n > 0 && d->total != NULL)
+		XXH64_update(d->total, buf, (size_t)n);
+	return n;
 }
 
 /* Calling thread: piece i is written (by the workers, see outq.h). */
@@ -420,6 +444,15 @@ d_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 
 	(void)slot;
 	return zd_outq_wait(d->q, i, err);
+}
+
+/* A worker with no piece to decode: writes what others left. */
+static bool
+d_idle(void *ctx)
+{
+	struct dec *d = ctx;
+
+	return zd_outq_flush(d->q);
 }
 
 /* Positional: piece i was written by its worker. */
@@ -477,10 +510,10 @@ static int
 decode_pieces(struct dec *d, struct zd_error *err)
 {
 	static const struct zd_sched_ops queued = {
-		d_produce, d_run, d_consume, true,
+		d_produce, d_run, d_consume, true, d_idle,
 	};
 	static const struct zd_sched_ops placed = {
-		d_produce, d_run, p_consume, false,
+		d_produce, d_run, p_consume, false, NULL,
 	};
 	bool positional = d->out->pwrite != NULL && pieces_exact(d) &&
 	                  d->total == NULL;

@@ -547,7 +547,7 @@ hash_from_input(struct zd_zseg_writer *w, struct zd_zseg_record *rec,
 {
 	struct zd_region in = { w->in_fd, 0, w->pos };
 	struct regroup g;
-	struct zd_sink sink = { regroup_write, &g, NULL };
+	struct zd_sink sink = { regroup_write, &g, NULL, NULL };
 
 	memset(&g, 0, sizeof(g));
 	g.rec = rec;
@@ -845,7 +845,7 @@ zd_zseg_writer_frames(const struct zd_zseg_writer *w)
 
 /* the writer submits its jobs: no produce callback */
 static const struct zd_sched_ops writer_ops = {
-	NULL, w_run, w_consume, false,
+	NULL, w_run, w_consume, false, NULL,
 };
 
 /* Frees every block: those slots hold, pending, spare. */

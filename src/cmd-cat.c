@@ -87,11 +87,12 @@ drop_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
 
 /* The output queue of the "inplace" lines, with one slot, written to
  * nowhere. */
-static int
-drop_qwrite(void *ctx, const unsigned char *buf, size_t len,
+static ssize_t
+drop_qwrite(void *ctx, const unsigned char *buf, size_t len, bool nowait,
             struct zd_error *err)
 {
-	return drop_write(ctx, buf, len, err);
+	(void)nowait;
+	return drop_write(ctx, buf, len, err) < 0 ? -1 : (ssize_t)len;
 }
 
 static unsigned char *
@@ -161,7 +162,7 @@ inplace_times(const struct zd_region *in, unsigned window_log,
 static int
 stream_time(const struct zd_deb_member *m, struct zd_error *err)
 {
-	struct zd_sink drop = { drop_write, NULL, NULL };
+	struct zd_sink drop = { drop_write, NULL, NULL, NULL };
 	struct zd_dec_params p;
 	double t0 = now_s(CLOCK_MONOTONIC);
 	double c0 = now_s(CLOCK_THREAD_CPUTIME_ID);

@@ -99,7 +99,7 @@ verify_member(const char *path, const struct zd_deb_member *m,
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_dec_params p;
-	struct zd_sink sink = { collect_write, v, NULL };
+	struct zd_sink sink = { collect_write, v, NULL, NULL };
 	unsigned before = v->warnings;
 
 	member_params(&p, r, v);
@@ -172,7 +172,7 @@ own_hash(const char *path, const struct zd_deb_member *m,
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct hash_sink h = { XXH64_createState(), 0 };
-	struct zd_sink sink = { hash_write, &h, NULL };
+	struct zd_sink sink = { hash_write, &h, NULL, NULL };
 	struct zd_dec_params p;
 	int rc = ZD_EXIT_OK;
 

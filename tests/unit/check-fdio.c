@@ -6,6 +6,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +194,82 @@ START_TEST(test_sink_fd_positional)
 }
 END_TEST
 
+/*
+ * A pipe's sink writes without waiting for its reader (trywrite): into a
+ * full pipe nothing (0), into a nearly full one what fits, and once the
+ * reader has taken some, more; the bytes arrive whole and in order.
+ * Other sinks have no trywrite.
+ */
+START_TEST(test_sink_fd_trywrite)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_fd_sink f;
+	struct zd_sink s;
+	enum { PIPE = 64 << 10, N = 3 * PIPE };
+	unsigned char *buf = malloc(N), *got = malloc(N);
+	size_t sent = 0, recvd = 0;
+	ssize_t n;
+	int fds[2], fd;
+
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_ptr_nonnull(got);
+	for (size_t i = 0; i < N; i++)
+		buf[i] = (unsigned char)(i * 7 + i / 251);
+	ck_assert_int_eq(pipe(fds), 0);
+	ck_assert_int_eq(fcntl(fds[1], F_GETPIPE_SZ), PIPE);
+	zd_sink_fd_init(&s, &f, fds[1]);
+	ck_assert_ptr_nonnull(s.trywrite);
+	/* what fits: all of it, whatever the kernel */
+	n = s.trywrite(s.ctx, buf, 1000, &err);
+	ck_assert_int_eq(n, 1000);
+	if (f.wait) {
+		/* a kernel that refuses RWF_NOWAIT on pipes: the sink fell
+		 * back to a write that waits, and said so */
+		ck_assert_int_eq(read(fds[0], got, 1000), 1000);
+		ck_assert_mem_eq(got, buf, 1000);
+		fprintf(stderr, "test_sink_fd_trywrite: this kernel has no "
+		        "RWF_NOWAIT on pipes; only the fallback was checked\n");
+		goto out;
+	}
+	n = s.trywrite(s.ctx, buf + 1000, N - 1000, &err);
+	ck_assert_int_ge(n, 0);
+	ck_assert_uint_eq((size_t)n + 1000, PIPE);	/* what fits */
+	sent = (size_t)n + 1000;
+	ck_assert_int_eq(s.trywrite(s.ctx, buf + sent, N - sent, &err), 0);
+	while (recvd < N) {
+		ssize_t r = read(fds[0], got + recvd, 5000);
+
+		ck_assert_int_gt(r, 0);
+		recvd += (size_t)r;
+		if (sent < N) {
+			n = s.trywrite(s.ctx, buf + sent, N - sent, &err);
+			ck_assert_int_ge(n, 0);
+			sent += (size_t)n;
+		}
+	}
+	ck_assert_uint_eq(sent, N);
+	ck_assert_mem_eq(got, buf, N);
+	/* the reader gone: an error (EPIPE, with SIGPIPE ignored in this
+	 * test's process), not a count */
+	signal(SIGPIPE, SIG_IGN);
+	close(fds[0]);
+	fds[0] = -1;
+	ck_assert_int_eq(s.trywrite(s.ctx, buf, 10, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_IO);
+out:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	close(fds[1]);
+	fd = zd_tmpfile(&err);
+	ck_assert_int_ge(fd, 0);
+	zd_sink_fd_init(&s, &f, fd);
+	ck_assert_ptr_null(s.trywrite);
+	close(fd);
+	free(buf);
+	free(got);
+}
+END_TEST
+
 /* Durable output: the temporary beside the target, committed over an
  * old file, or aborted with the old file kept; a temporary a writer
  * holds is never cleaned, one nobody holds is. */
@@ -281,6 +358,7 @@ fdio_suite(void)
 	tcase_add_test(core, test_pipe_grow_never_shrinks);
 	tcase_add_test(core, test_pipe_grow_not_a_pipe);
 	tcase_add_test(core, test_sink_fd_positional);
+	tcase_add_test(core, test_sink_fd_trywrite);
 	tcase_add_test(core, test_outfile_commit_abort_clean);
 	tcase_add_test(malformed, test_fd_move_past_end);
 	tcase_add_test(malformed, test_outfile_open_fails);

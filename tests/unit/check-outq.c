@@ -26,6 +26,11 @@ struct oq_test {
 	uint64_t fail_write_at;	/* write failing past this many bytes */
 	bool slow_head;		/* job 0 decodes slowly: later ones queue */
 	bool whole;		/* each job one chunk of its size, progress */
+	bool full;		/* the sink is often full (nowait: short) */
+	unsigned calls;		/* writes so far */
+	unsigned short_writes;	/* nowait writes that took less than len */
+	unsigned waits;		/* writes asked to wait (flushes) */
+	int writing;		/* writers at once: at most 1 */
 	unsigned char *out;	/* written bytes */
 	size_t out_len, out_cap;
 	uint64_t total;		/* bytes all jobs produce */
@@ -44,18 +49,44 @@ job_len(uint64_t i)
 	return (size_t)((i * 7919) % 5) * 3000 + (i % 3 == 0 ? 0 : 17);
 }
 
-static int
-t_write(void *ctx, const unsigned char *buf, size_t len, struct zd_error *err)
+static ssize_t
+t_write(void *ctx, const unsigned char *buf, size_t len, bool nowait,
+        struct zd_error *err)
 {
 	struct oq_test *t = ctx;
+	unsigned call;
 
+	ck_assert_int_eq(__atomic_add_fetch(&t->writing, 1, __ATOMIC_SEQ_CST),
+	                 1);
+	call = t->calls++;
+	if (t->full && nowait) {
+		/* a third of the time nothing fits, else a part */
+		size_t fits = call % 3 == 0 ? 0 : (call * 7919u) % 3000 + 1;
+
+		if (fits < len) {
+			len = fits;
+			t->short_writes++;
+		}
+	} else if (!nowait) {
+		t->waits++;
+	}
+	__atomic_sub_fetch(&t->writing, 1, __ATOMIC_SEQ_CST);
 	if (t->out_len + len > t->fail_write_at)
 		return zd_err(err, ZD_E_IO, "write failed at %zu",
 		              t->out_len);
 	ck_assert_uint_le(t->out_len + len, t->out_cap);
 	memcpy(t->out + t->out_len, buf, len);
 	t->out_len += len;
-	return 0;
+	return (ssize_t)len;
+}
+
+/* A worker with nothing to do: writes what the full sink left. */
+static bool
+t_idle(void *ctx)
+{
+	struct oq_test *t = ctx;
+
+	return zd_outq_flush(t->q);
 }
 
 static int
@@ -135,7 +166,7 @@ t_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 }
 
 static const struct zd_sched_ops ops = { t_produce, t_run, t_consume,
-                                          true };
+                                          true, t_idle };
 
 static void
 oq_init(struct oq_test *t, unsigned threads, size_t max_bytes)
@@ -224,6 +255,30 @@ START_TEST(test_outq_order)
 }
 END_TEST
 
+/* A sink that is often full (a pipe whose reader lags): workers write
+ * what it takes and go on, workers with nothing to do write the rest
+ * waiting for it; every job is written whole and in order, one writer at
+ * a time, nothing hangs; in chunks and whole, roomy and small pools. */
+START_TEST(test_outq_full_sink)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct oq_test t;
+	unsigned threads = thread_counts[_i / 4];
+	bool small = _i % 2 == 1;
+
+	oq_init(&t, threads, (small ? 2 : 64) * CHUNK);
+	t.slow_head = small;
+	t.whole = (_i / 2) % 2 == 1;
+	t.full = true;
+	ck_assert_zd_ok(zd_sched_run(&ops, &t, threads, threads + 1, &err),
+	                &err);
+	check_prefix(&t, t.njobs);
+	ck_assert_uint_gt(t.short_writes, 0);
+	ck_assert_uint_gt(t.waits, 0);
+	oq_done(&t);
+}
+END_TEST
+
 /* A failing job: everything before it written, its error reported, and
  * workers of later jobs waiting for a chunk give up. */
 START_TEST(test_outq_job_failure)
@@ -246,16 +301,19 @@ START_TEST(test_outq_job_failure)
 }
 END_TEST
 
-/* A failing write: its error reported, every waiting worker gives up. */
+/* A failing write: its error reported, every waiting worker gives up;
+ * also with a sink that is often full. */
 START_TEST(test_outq_write_failure)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct oq_test t;
-	unsigned threads = thread_counts[_i / 2];
+	int n = (int)(sizeof(thread_counts) / sizeof(thread_counts[0]));
+	unsigned threads = thread_counts[(_i / 2) % n];
 
 	oq_init(&t, threads, 2 * CHUNK);
 	t.whole = _i % 2 == 1;
 	t.slow_head = true;
+	t.full = _i >= 2 * n;
 	t.fail_write_at = 50000;
 	ck_assert_int_eq(zd_sched_run(&ops, &t, threads, threads + 1, &err),
 	                 -1);
@@ -349,10 +407,11 @@ outq_suite(void)
 	int n = (int)(sizeof(thread_counts) / sizeof(thread_counts[0]));
 
 	tcase_add_loop_test(core, test_outq_order, 0, 4 * n);
+	tcase_add_loop_test(core, test_outq_full_sink, 0, 4 * n);
 	tcase_add_loop_test(core, test_outq_huge, 0, n);
 	tcase_add_test(core, test_outq_huge_caps);
 	tcase_add_loop_test(malformed, test_outq_job_failure, 0, 2 * n);
-	tcase_add_loop_test(malformed, test_outq_write_failure, 0, 2 * n);
+	tcase_add_loop_test(malformed, test_outq_write_failure, 0, 4 * n);
 	return s;
 }
 

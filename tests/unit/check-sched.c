@@ -28,6 +28,7 @@ struct job_ctx {
 	atomic_uint max_running;
 	atomic_uint ran;
 	atomic_bool slot_busy[WINDOW_MAX];
+	atomic_uint idles;		/* idle() calls */
 	bool overlap;			/* a slot reused while in flight */
 };
 
@@ -85,7 +86,21 @@ t_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 }
 
 static const struct zd_sched_ops ops = { t_produce, t_run, t_consume,
-                                          false };
+                                          false, NULL };
+
+/* A worker with no job: "did something" every other time, slowly, so
+ * that workers are often inside it when jobs come and when they stop. */
+static bool
+t_idle(void *ctx)
+{
+	struct job_ctx *c = ctx;
+
+	usleep(300);
+	return atomic_fetch_add(&c->idles, 1) % 2 == 0;
+}
+
+static const struct zd_sched_ops idle_ops = { t_produce, t_run, t_consume,
+                                               false, t_idle };
 
 static void
 ctx_init(struct job_ctx *c, unsigned window)
@@ -154,6 +169,26 @@ START_TEST(test_sched_order)
 		ck_assert_uint_eq(c.consumed[i], i);
 	ck_assert(!c.overlap);
 	ck_assert_uint_le(atomic_load(&c.max_running), threads);
+}
+END_TEST
+
+/* Workers with nothing to do call idle() (outside the lock) before they
+ * wait, look for a job again after it, and still stop when told to while
+ * inside it: every job in order, nothing hangs. */
+START_TEST(test_sched_idle)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct job_ctx c;
+	unsigned threads = thread_counts[1 + (size_t)_i % (NCOUNTS - 1)];
+
+	ctx_init(&c, threads);
+	ck_assert_zd_ok(zd_sched_run(&idle_ops, &c, threads, threads, &err),
+	                &err);
+	ck_assert_uint_eq(c.nconsumed, NJOBS);
+	for (uint64_t i = 0; i < NJOBS; i++)
+		ck_assert_uint_eq(c.consumed[i], i);
+	ck_assert(!c.overlap);
+	ck_assert_uint_gt(atomic_load(&c.idles), 0);
 }
 END_TEST
 
@@ -262,6 +297,7 @@ sched_suite(void)
 	/* 0 .. n-1: zd_sched_run(); n .. 2n-1: the caller-driven API */
 	tcase_add_loop_test(core, test_sched_order, 0, 2 * n);
 	tcase_add_loop_test(core, test_sched_empty, n - 1, n + 1);
+	tcase_add_loop_test(core, test_sched_idle, 0, 3 * (n - 1));
 	tcase_add_loop_test(malformed, test_sched_run_failure, 0, 2 * n);
 	tcase_add_loop_test(malformed, test_sched_lowest_failure_wins, n - 1,
 	                    n + 1);

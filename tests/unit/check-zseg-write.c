@@ -480,6 +480,7 @@ START_TEST(test_zseg_write_streamed_over_4gib)
 	sink.write = count_zeros;
 	sink.ctx = &got;
 	sink.pwrite = NULL;
+	sink.trywrite = NULL;
 	/* 4 GiB from a few hundred KiB: over the default cap, refused from
 	 * the declared size before anything is written */
 	ck_assert_int_eq(zd_zstd_pdecode(&r, &dp, &sink, &err), -1);

@@ -170,6 +170,7 @@ decode_to(const char *in, const char *out, unsigned threads,
 	sink.write = zd_sink_fd_write;
 	sink.ctx = &ofd;
 	sink.pwrite = NULL;
+	sink.trywrite = NULL;
 	rc = zd_zstd_pdecode(&r, &p, &sink, err);
 	close(r.fd);
 	close(ofd);
