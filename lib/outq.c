@@ -336,7 +336,7 @@ zd_outq_get(struct zd_outq *q, unsigned slot, size_t size, bool populate,
 	while (!given_up(q, s) &&
 	       (c = chunk_get(q, s, need, populate || size == 0,
 	                      &nomem)) == NULL && !nomem) {
-		if (q->stalled && !q->writing)
+		if (q->stalled && !q->writing && !q->write_failed)
 			write_ready(q, false);	/* instead of waiting */
 		else
 			pthread_cond_wait(&q->space, &q->lock);
@@ -497,7 +497,7 @@ zd_outq_flush(struct zd_outq *q)
 	bool wrote = false;
 
 	pthread_mutex_lock(&q->lock);
-	if (q->stalled && !q->writing) {
+	if (q->stalled && !q->writing && !q->write_failed) {
 		write_ready(q, false);
 		wrote = true;
 	}

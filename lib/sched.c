@@ -61,10 +61,12 @@ worker_main(void *arg)
 		struct slot *sl;
 		int rc;
 
-		/* idle() runs without the lock: each time, look again */
+		/* idle() runs without the lock: each time, look again; also
+		 * after a failure, as what comes before the failed job may
+		 * still be for it to finish (outq's writing) */
 		for (bool idled = false; !s->stop &&
 		     (s->failed || s->next_run == s->produced);) {
-			if (s->ops->idle != NULL && !s->failed && !idled) {
+			if (s->ops->idle != NULL && !idled) {
 				pthread_mutex_unlock(&s->lock);
 				idled = !s->ops->idle(s->ctx);
 				pthread_mutex_lock(&s->lock);

@@ -49,7 +49,8 @@ struct zd_sched_ops {
 	               struct zd_error *err);
 	bool early;
 	/*
-	 * NULL, or a worker before it waits for a job: does what it can
+	 * NULL, or a worker before it waits for a job (also once a job
+	 * has failed, until the workers are stopped): does what it can
 	 * instead (outq's writing).  Returns true if it did anything (the
 	 * worker then looks for a job again), false to wait.
 	 */

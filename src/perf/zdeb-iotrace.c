@@ -542,6 +542,17 @@ writev(int fd, const struct iovec *iov, int cnt)
 	return timed_io(c, t0, real_writev(fd, iov, cnt));
 }
 
+/* zdeb's pipe writes that must not wait (fdio's trywrite) */
+ZD_IOT_EXPORT ssize_t
+pwritev2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+	REAL(ssize_t, pwritev2, int, const struct iovec *, int, off_t, int);
+	enum iot_cat c = write_cat(fd);
+	uint64_t t0 = call_begin();
+
+	return timed_io(c, t0, real_pwritev2(fd, iov, cnt, off, flags));
+}
+
 ZD_IOT_EXPORT int
 ftruncate(int fd, off_t len)
 {

@@ -27,6 +27,8 @@ struct oq_test {
 	bool slow_head;		/* job 0 decodes slowly: later ones queue */
 	bool whole;		/* each job one chunk of its size, progress */
 	bool full;		/* the sink is often full (nowait: short) */
+	bool never_fits;	/* with full: nowait writes take nothing */
+	unsigned delay_us[4];	/* job i < 4 waits so long before its work */
 	unsigned calls;		/* writes so far */
 	unsigned short_writes;	/* nowait writes that took less than len */
 	unsigned waits;		/* writes asked to wait (flushes) */
@@ -61,7 +63,8 @@ t_write(void *ctx, const unsigned char *buf, size_t len, bool nowait,
 	call = t->calls++;
 	if (t->full && nowait) {
 		/* a third of the time nothing fits, else a part */
-		size_t fits = call % 3 == 0 ? 0 : (call * 7919u) % 3000 + 1;
+		size_t fits = call % 3 == 0 || t->never_fits ? 0 :
+		              (call * 7919u) % 3000 + 1;
 
 		if (fits < len) {
 			len = fits;
@@ -70,13 +73,15 @@ t_write(void *ctx, const unsigned char *buf, size_t len, bool nowait,
 	} else if (!nowait) {
 		t->waits++;
 	}
-	__atomic_sub_fetch(&t->writing, 1, __ATOMIC_SEQ_CST);
-	if (t->out_len + len > t->fail_write_at)
+	if (t->out_len + len > t->fail_write_at) {
+		__atomic_sub_fetch(&t->writing, 1, __ATOMIC_SEQ_CST);
 		return zd_err(err, ZD_E_IO, "write failed at %zu",
 		              t->out_len);
+	}
 	ck_assert_uint_le(t->out_len + len, t->out_cap);
 	memcpy(t->out + t->out_len, buf, len);
 	t->out_len += len;
+	__atomic_sub_fetch(&t->writing, 1, __ATOMIC_SEQ_CST);
 	return (ssize_t)len;
 }
 
@@ -109,6 +114,8 @@ t_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	size_t len = job_len(i), k = 0;
 
 	(void)worker;
+	if (i < 4 && t->delay_us[i] > 0)
+		usleep(t->delay_us[i]);
 	if (t->whole && len > 0) {
 		size_t cap;
 		unsigned char *buf = zd_outq_get(t->q, slot, len, i % 2 == 0,
@@ -280,15 +287,18 @@ START_TEST(test_outq_full_sink)
 END_TEST
 
 /* A failing job: everything before it written, its error reported, and
- * workers of later jobs waiting for a chunk give up. */
+ * workers of later jobs waiting for a chunk give up; also with a sink
+ * that is often full. */
 START_TEST(test_outq_job_failure)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct oq_test t;
-	unsigned threads = thread_counts[_i / 2];
+	int n = (int)(sizeof(thread_counts) / sizeof(thread_counts[0]));
+	unsigned threads = thread_counts[(_i / 2) % n];
 
 	oq_init(&t, threads, 2 * CHUNK);
 	t.whole = _i % 2 == 1;
+	t.full = _i >= 2 * n;
 	t.fail_job = 23;
 	ck_assert_int_eq(zd_sched_run(&ops, &t, threads, threads + 1, &err),
 	                 -1);
@@ -297,6 +307,35 @@ START_TEST(test_outq_job_failure)
 	check_written(&t);
 	ck_assert_uint_ge(t.out_len, jobs_len(23));
 	ck_assert_uint_le(t.out_len, jobs_len(24));
+	oq_done(&t);
+}
+END_TEST
+
+/*
+ * A job fails while the bytes of the one before it wait for a full sink
+ * and a later job is still to get its chunk: a sink that never takes a
+ * write without waiting, two workers; job 1 done after 20 ms (its worker
+ * then takes job 3), job 2 failing after 50 ms, job 3 getting its chunk
+ * after 100 ms; job 1's bytes are written by a worker
+ * with nothing left to do (idle after the failure too: before, both
+ * slept and the calling thread waited for job 1 for ever).
+ */
+START_TEST(test_outq_fail_while_stalled)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct oq_test t;
+
+	oq_init(&t, 2, 64 * CHUNK);
+	t.whole = _i == 1;
+	t.full = t.never_fits = true;
+	t.fail_job = 2;
+	t.delay_us[1] = 20000;	/* job 3 is there when job 1 is done */
+	t.delay_us[2] = 50000;
+	t.delay_us[3] = 100000;
+	ck_assert_int_eq(zd_sched_run(&ops, &t, 2, 3, &err), -1);
+	ck_assert_str_eq(err.msg, "job 2 failed");
+	check_written(&t);
+	ck_assert_uint_eq(t.out_len, jobs_len(2));
 	oq_done(&t);
 }
 END_TEST
@@ -410,7 +449,8 @@ outq_suite(void)
 	tcase_add_loop_test(core, test_outq_full_sink, 0, 4 * n);
 	tcase_add_loop_test(core, test_outq_huge, 0, n);
 	tcase_add_test(core, test_outq_huge_caps);
-	tcase_add_loop_test(malformed, test_outq_job_failure, 0, 2 * n);
+	tcase_add_loop_test(malformed, test_outq_job_failure, 0, 4 * n);
+	tcase_add_loop_test(malformed, test_outq_fail_while_stalled, 0, 2);
 	tcase_add_loop_test(malformed, test_outq_write_failure, 0, 4 * n);
 	return s;
 }
