@@ -45,7 +45,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	if (zd_deb_open(path, &deb, &err) == 0) {
 		struct zd_dec_params p;
-		struct zd_sink sink = { null_write, NULL, NULL };
+		struct zd_sink sink = { null_write, NULL, NULL, NULL };
 		const struct zd_deb_member *ms[2] = { &deb.control,
 		                                      &deb.data };
 

@@ -104,7 +104,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct zd_zstd_info info;
 	struct zd_region r;
 	struct hsink a = { NULL, 0 }, b = { NULL, 0 };
-	struct zd_sink sa = { hash_write, &a, NULL };
+	struct zd_sink sa = { hash_write, &a, NULL, NULL };
 	int fd, ra, rb;
 
 	fd = zd_fuzz_memfd(data, size);

@@ -116,7 +116,7 @@ decompress_buf(enum zd_comp_type type, const void *buf, size_t len,
 	int fd = tmp_with("!<arch>", 7);
 	/* A region at a non-zero offset, as in a .deb. */
 	struct zd_region r = { fd, 7, len };
-	struct zd_sink sink = { membuf_write, m, NULL };
+	struct zd_sink sink = { membuf_write, m, NULL, NULL };
 	int rc;
 
 	ck_assert_zd_ok(zd_write_all(fd, buf, len, err), err);
