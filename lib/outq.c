@@ -88,6 +88,14 @@ struct zd_outq {
 
 static void write_ready(struct zd_outq *q, bool nowait);
 
+/* Lock held: a worker left bytes for one with nothing else to do, and
+ * none is writing them. */
+static bool
+flush_due(const struct zd_outq *q)
+{
+	return q->stalled && !q->writing && !q->write_failed;
+}
+
 struct zd_outq *
 zd_outq_new(unsigned nslots, size_t chunk_size, size_t max_bytes,
             zd_outq_write_fn write, void *ctx)
@@ -336,7 +344,7 @@ zd_outq_get(struct zd_outq *q, unsigned slot, size_t size, bool populate,
 	while (!given_up(q, s) &&
 	       (c = chunk_get(q, s, need, populate || size == 0,
 	                      &nomem)) == NULL && !nomem) {
-		if (q->stalled && !q->writing && !q->write_failed)
+		if (flush_due(q))
 			write_ready(q, false);	/* instead of waiting */
 		else
 			pthread_cond_wait(&q->space, &q->lock);
@@ -497,7 +505,7 @@ zd_outq_flush(struct zd_outq *q)
 	bool wrote = false;
 
 	pthread_mutex_lock(&q->lock);
-	if (q->stalled && !q->writing && !q->write_failed) {
+	if (flush_due(q)) {
 		write_ready(q, false);
 		wrote = true;
 	}

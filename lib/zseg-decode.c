@@ -153,44 +153,44 @@ hash_pieces(struct dec *d, const unsigned char *buf, size_t len,
 	return 0;
 }
 
-static int
-emit(struct dec *d, const void *buf, size_t len, struct zd_error *err)
-{
-	uint64_t total;
-
-	if (d->piece_hash != NULL && hash_pieces(d, buf, len, err) < 0)
-		return -1;
-
-	if (__builtin_add_overflow(d->emitted, (uint64_t)len, &total) ||
-	    (d->p->max_output != 0 && total > d->p->max_output))
-		return zd_err(err, ZD_E_LIMIT, "decoded data of '%s' exceeds "
-		              "the limit of %ju bytes", d->name,
-		              (uintmax_t)d->p->max_output);
-	if (len > 0 && d->out->write(d->out->ctx, buf, len, err) < 0)
-		return -1;
-	d->emitted = total;
-	return 0;
-}
-
-/* emit(), but only what the sink takes without waiting (see trywrite
- * in fdio.h), never the piece hashes' stream: the count, or -1. */
+/*
+ * Hands len decoded bytes on, checked against the output limit and fed
+ * to the piece hashes when those are checked in order; with nowait, only
+ * what the sink takes without waiting (see trywrite in fdio.h), and never
+ * with the piece hashes.  Returns the count handed on, or -1.
+ */
 static ssize_t
-emit_nowait(struct dec *d, const void *buf, size_t len, struct zd_error *err)
+emit_some(struct dec *d, const void *buf, size_t len, bool nowait,
+          struct zd_error *err)
 {
 	uint64_t total;
-	ssize_t n;
+	ssize_t n = (ssize_t)len;
 
 	if (d->out->trywrite == NULL || d->piece_hash != NULL)
-		return emit(d, buf, len, err) < 0 ? -1 : (ssize_t)len;
+		nowait = false;
+	if (d->piece_hash != NULL && hash_pieces(d, buf, len, err) < 0)
+		return -1;
 	if (__builtin_add_overflow(d->emitted, (uint64_t)len, &total) ||
 	    (d->p->max_output != 0 && total > d->p->max_output))
 		return zd_err(err, ZD_E_LIMIT, "decoded data of '%s' exceeds "
 		              "the limit of %ju bytes", d->name,
 		              (uintmax_t)d->p->max_output);
-	n = len > 0 ? d->out->trywrite(d->out->ctx, buf, len, err) : 0;
+	if (len == 0)
+		return 0;
+	if (nowait)
+		n = d->out->trywrite(d->out->ctx, buf, len, err);
+	else if (d->out->write(d->out->ctx, buf, len, err) < 0)
+		n = -1;
 	if (n > 0)
 		d->emitted += (uint64_t)n;
 	return n;
+}
+
+/* All len bytes (emit_some without nowait): 0, or -1. */
+static int
+emit(struct dec *d, const void *buf, size_t len, struct zd_error *err)
+{
+	return emit_some(d, buf, len, false, err) < 0 ? -1 : 0;
 }
 
 static int
@@ -428,8 +428,7 @@ d_write(void *ctx, const unsigned char *buf, size_t len, bool nowait,
         struct zd_error *err)
 {
 	struct dec *d = ctx;
-	ssize_t n = nowait ? emit_nowait(d, buf, len, err) :
-	            emit(d, buf, len, err) < 0 ? -1 : (ssize_t)len;
+	ssize_t n = emit_some(d, buf, len, nowait, err);
 
 	if (n > 0 && d->total != NULL)
 		XXH64_update(d->total, buf, (size_t)n);
