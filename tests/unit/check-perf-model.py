@@ -55,6 +55,19 @@ class Simulate(unittest.TestCase):
         t = simulate([1.0] * 4, [100e6] * 4, 2, 2, s)
         self.assertAlmostEqual(t, 2.25, delta=0.001)
 
+    def test_queued_bytes_written_first(self):
+        # 2 threads on 2 cores, a sink of 100 MB/s whose writer costs 5
+        # ns/B (half a core at that rate); piece 0 decodes at once, its
+        # 100 MB queued, while pieces 1 and 2 (1 s each) decode.  Written
+        # first (a worker writes what the sink takes before it decodes
+        # on), the sink never waits: 300 MB at 100 MB/s, 3 s, the
+        # decoders sharing the 1.5 cores left.  Shared equally instead,
+        # the writer would get 0.8 of its rate until both decodes end at
+        # 1.25 s, then 2 s for their 200 MB: 3.25 s.
+        s = Sink("s", 1e8, w=5e-9)
+        t = simulate([1e-6, 1.0, 1.0], [100e6] * 3, 2, 2, s)
+        self.assertAlmostEqual(t, 3.0, delta=0.001)
+
     def test_window_limits_run_ahead(self):
         # window 1 (one piece in flight): no overlap at all
         t = simulate([1.0] * 4, [MIB] * 4, 4, window=1)

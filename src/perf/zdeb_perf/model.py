@@ -76,7 +76,10 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     head piece's bytes are written in order, as they come, by the worker
     threads.  Rates are fluid between events: every runnable party gets
     the same share when threads or cores are oversubscribed (decoders one
-    each, the writer w x rate, the reader c x rate).  One thread is one
+    each, the writer w x rate, the reader c x rate), except that on two
+    threads or more bytes already queued are written first: a worker
+    writes what the sink takes before it decodes on, so the writer and
+    the reader run at their rate and the decoders share what is left.  One thread is one
     streaming decoder writing as it goes, as decode_stream() is.
 
     positional: the sink takes writes at offsets (a file, /dev/null:
@@ -199,12 +202,23 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
             s = min(s, threads / demand_t)
         if demand_c > cores:
             s = min(s, cores / demand_c)
+        sd = s
+        if threads > 1 and hbuf > EPS and 0 < want < INF:
+            # queued bytes go first: a worker writes what the pipe takes
+            # before it decodes on (outq.c's nowait writes), so the writer
+            # and its reader run at their rate and the decoders get what
+            # is left of the threads and cores
+            cw, cr = want_cpu_w, sink.c * want
+            s = min(1.0, 1.0 / cw if cw > 0 else 1.0,
+                    cores / (cw + cr) if cw + cr > 0 else 1.0)
+            left = min(threads - cw * s, cores - (cw + cr) * s)
+            sd = min(1.0, max(0.0, left) / k) if k else 1.0
         if want == INF:
             # infinitely fast sink: the head's bytes leave as they come
             wrate = INF
         else:
             wrate = want * s
-        drate = {i: rate_b[i] * f * s for i in active}
+        drate = {i: rate_b[i] * f * sd for i in active}
         if hbuf <= EPS and head_dec and wrate != INF:
             wrate = min(wrate, drate[head])
         # the next event
