@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/decode.sh [--runs N] [--levels "3 19"] [lib | text | TREE]
-# bench/decode.sh --ceiling [--runs N] [--levels 3] [lib | text | TREE]...
+# bench/decode.sh --ceiling [--runs N] [--levels 3] [--gap S] [lib | text | TREE]...
 # bench/decode.sh --idle [--runs N] [--levels 3] [lib | text | TREE]...
 #
 # Size and decode speed of zdeb's zstd layouts on one tar of real files
@@ -22,7 +22,10 @@
 # pair's, the one issue 27's first table used for both sinks), the share
 # round by round (pair / (2 x -T2)) as a median with its 95 % interval, and
 # zdeb's CPU time (task-clock) with -T2 against -T1; medians of interleaved
-# rounds, with their spread.
+# rounds, with their spread.  --gap S: S seconds idle before each timed run,
+# as a command run on its own meets the machine (on a VM whose host takes
+# free memory back, fresh pages then cost more than back to back; the
+# memory line says whether it does).
 #
 # --idle: where the CPUs sat idle while -T2 decoded into a pipe into cat,
 # and while the ceiling's pair ran: each run recorded on its own by `perf
@@ -47,7 +50,8 @@ while [ $# -gt 0 ]; do
 	--levels) levels=$2; shift 2;;
 	--ceiling) ceiling=1; shift;;
 	--idle) idle=1; shift;;
-	-h|--help) sed -n '3,36p' "$0"; exit 0;;
+	--gap) GAP=$2; shift 2;;
+	-h|--help) sed -n '3,39p' "$0"; exit 0;;
 	*) break;;
 	esac
 done
@@ -92,6 +96,17 @@ caches() {
 }
 cpu_line() {
 	echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; caches $(caches)"
+	echo "memory: transparent huge pages $(grep -o '\[[a-z]*\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo '(none)'); free pages reported to the host: $(reporting)${GAP:+; $GAP s idle before each timed run}"
+}
+# reporting: "yes" when a virtio balloon reports free pages to the host
+# (feature bit 5, VIRTIO_BALLOON_F_REPORTING; lib/outq.c then makes no
+# huge pages), else "no"
+reporting() {
+	local f
+	for f in /sys/bus/virtio/drivers/virtio_balloon/virtio*/features; do
+		[ "$(cut -c6 "$f" 2>/dev/null)" = 1 ] && { echo yes; return; }
+	done
+	echo no
 }
 
 # shellcheck source=bench/timing.sh
