@@ -91,6 +91,11 @@ bool zd_outq_flush(struct zd_outq *q);
  */
 int zd_outq_wait(struct zd_outq *q, uint64_t job, struct zd_error *err);
 
+/* Does a virtio balloon under driver (its sysfs directory) report free
+ * pages to the host?  Then a whole piece's buffer is not made of huge
+ * pages (outq.c). */
+bool zd_outq_host_reclaims(const char *driver);
+
 /* The most bytes the pool has held at once (its chunks' mappings, free
  * ones too): max_bytes at most, unless the head job's worker needed one
  * chunk more. */

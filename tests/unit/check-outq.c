@@ -9,6 +9,7 @@
 
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -422,17 +423,58 @@ START_TEST(test_outq_huge_caps)
 }
 END_TEST
 
+/* A balloon device's features file, as sysfs gives it: one '0' or '1'
+ * per feature bit, lowest first. */
+static void
+balloon(const char *dev, const char *bits)
+{
+	const char *dir = zd_test_path("virtio_balloon");
+	char path[4300];
+
+	ck_assert_int_eq(zd_test_sh("mkdir -p '%s/%s'", dir, dev), 0);
+	snprintf(path, sizeof(path), "%s/%s/features", dir, dev);
+	zd_test_write_file(path, bits, strlen(bits));
+}
+
+/* Free page reporting (bit 5) on any balloon device, and nothing else,
+ * turns huge pages off; no driver directory, other entries, a short or
+ * unreadable features file leave them on. */
+START_TEST(test_outq_host_reclaims)
+{
+	char dir[4300];
+
+	snprintf(dir, sizeof(dir), "%s", zd_test_path("virtio_balloon"));
+	ck_assert(!zd_outq_host_reclaims(dir));		/* no balloon */
+	ck_assert_int_eq(zd_test_sh("mkdir -p '%s/module' && touch '%s/bind'",
+	                            dir, dir), 0);
+	ck_assert(!zd_outq_host_reclaims(dir));
+	balloon("virtio0", "01100\n");
+	ck_assert(!zd_outq_host_reclaims(dir));		/* too short */
+	balloon("virtio0", "0110000000000000000000000000000010000000\n");
+	ck_assert(!zd_outq_host_reclaims(dir));		/* bit 5 clear */
+	balloon("notvirtio", "0110010000000000000000000000000010000000\n");
+	ck_assert(!zd_outq_host_reclaims(dir));
+	balloon("virtio3", "0000010000000000000000000000000000000000\n");
+	ck_assert(zd_outq_host_reclaims(dir));		/* a second device */
+	ck_assert_int_eq(zd_test_sh("rm -r '%s/virtio3'", dir), 0);
+	balloon("virtio0", "0110010000000000000000000000000010000000\n");
+	ck_assert(zd_outq_host_reclaims(dir));		/* this machine's */
+}
+END_TEST
+
 static Suite *
 outq_suite(void)
 {
 	Suite *s = suite_create("outq");
 	TCase *core = zd_test_tcase_plain(s, "core");
 	TCase *malformed = zd_test_tcase_plain(s, "malformed");
+	TCase *host = zd_test_tcase(s, "host");
 	int n = (int)(sizeof(thread_counts) / sizeof(thread_counts[0]));
 
 	tcase_add_loop_test(core, test_outq_order, 0, 8 * n);
 	tcase_add_loop_test(core, test_outq_huge, 0, n);
 	tcase_add_test(core, test_outq_huge_caps);
+	tcase_add_test(host, test_outq_host_reclaims);
 	tcase_add_loop_test(malformed, test_outq_job_failure, 0, 4 * n);
 	tcase_add_loop_test(malformed, test_outq_fail_while_stalled, 0, 2);
 	tcase_add_loop_test(malformed, test_outq_write_failure, 0, 4 * n);
