@@ -67,6 +67,14 @@ class Simulate(unittest.TestCase):
         s = Sink("s", 1e8, w=5e-9)
         t = simulate([1e-6, 1.0, 1.0], [100e6] * 3, 2, 2, s)
         self.assertAlmostEqual(t, 3.0, delta=0.001)
+        # one core, two threads, a writer that needs the whole core at
+        # the sink's rate and a 50 MB queue: writing first would leave
+        # the decoders nothing, so the shares stay equal; the core is
+        # never idle: 3.5 s of decoding + 200 MB x 3.5 ns = 4.2 s
+        s = Sink("s", 1 / 3.5e-9, w=3.5e-9)
+        t = simulate([0.5, 1.0, 1.0, 1.0], [50e6] * 4, 1, 2, s,
+                     budget=50e6)
+        self.assertAlmostEqual(t, 4.2, delta=0.001)
 
     def test_window_limits_run_ahead(self):
         # window 1 (one piece in flight): no overlap at all

@@ -204,15 +204,17 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
             s = min(s, cores / demand_c)
         sd = s
         if threads > 1 and hbuf > EPS and 0 < want < INF:
-            # queued bytes go first: a worker writes what the pipe takes
+            # queued bytes go first: a worker writes what the sink takes
             # before it decodes on (outq.c's nowait writes), so the writer
             # and its reader run at their rate and the decoders get what
-            # is left of the threads and cores
+            # is left of the threads and cores (cw <= 1: want <= 1/wcost);
+            # when the writer and reader would take every core, the
+            # shares stay equal (the decoders never stop, as on a machine)
             cw, cr = want_cpu_w, sink.c * want
-            s = min(1.0, 1.0 / cw if cw > 0 else 1.0,
-                    cores / (cw + cr) if cw + cr > 0 else 1.0)
-            left = min(threads - cw * s, cores - (cw + cr) * s)
-            sd = min(1.0, max(0.0, left) / k) if k else 1.0
+            left = min(threads - cw, cores - cw - cr)
+            if left > EPS:
+                s = 1.0
+                sd = min(1.0, left / k) if k else 1.0
         if want == INF:
             # infinitely fast sink: the head's bytes leave as they come
             wrate = INF
