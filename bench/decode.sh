@@ -22,10 +22,11 @@
 # pair's, the one issue 27's first table used for both sinks), the share
 # round by round (pair / (2 x -T2)) as a median with its 95 % interval, and
 # zdeb's CPU time (task-clock) with -T2 against -T1; medians of interleaved
-# rounds, with their spread.  --gap S: S seconds idle before each timed run,
-# as a command run on its own meets the machine (on a VM whose host takes
-# free memory back, fresh pages then cost more than back to back; the
-# memory line says whether it does).
+# rounds, with their spread.  --gap S: S seconds idle before each timed run
+# (here and in the default table; not the CPU runs, nor --idle), as a
+# command run on its own meets the machine (on a VM whose host takes free
+# memory back, fresh pages then cost more than back to back; the memory
+# line says whether it does).
 #
 # --idle: where the CPUs sat idle while -T2 decoded into a pipe into cat,
 # and while the ceiling's pair ran: each run recorded on its own by `perf
@@ -43,6 +44,7 @@ runs=7
 levels="3 19"
 ceiling=
 idle=
+rounds_gap=
 zdeb=${ZDEB:-$top/_build/src/zdeb}
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -50,7 +52,7 @@ while [ $# -gt 0 ]; do
 	--levels) levels=$2; shift 2;;
 	--ceiling) ceiling=1; shift;;
 	--idle) idle=1; shift;;
-	--gap) GAP=$2; shift 2;;
+	--gap) rounds_gap=$2; shift 2;;
 	-h|--help) sed -n '3,39p' "$0"; exit 0;;
 	*) break;;
 	esac
@@ -96,7 +98,7 @@ caches() {
 }
 cpu_line() {
 	echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; caches $(caches)"
-	echo "memory: transparent huge pages $(grep -o '\[[a-z]*\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo '(none)'); free pages reported to the host: $(reporting)${GAP:+; $GAP s idle before each timed run}"
+	echo "memory: transparent huge pages $(grep -o '\[[a-z]*\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo '(none)'); free pages reported to the host: $(reporting)${rounds_gap:+; $rounds_gap s idle before each timed run}"
 }
 # reporting: "yes" when a virtio balloon reports free pages to the host
 # (feature bit 5, VIRTIO_BALLOON_F_REPORTING; lib/outq.c then makes no
@@ -257,6 +259,7 @@ if [ -n "$ceiling" ]; then
 	exit 0
 fi
 if [ -n "$idle" ]; then
+	[ -z "$rounds_gap" ] || { echo "--gap: not with --idle (its runs are recorded back to back)" >&2; exit 2; }
 	[ $# -gt 0 ] || set -- text lib
 	idle_table "$@"
 	exit 0

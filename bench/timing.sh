@@ -24,8 +24,8 @@ median() {
 # each run (removing an output, so that unlinking the previous one is not
 # counted).  A failing command stops the bench.  S[NAME] is the spread,
 # "lowest-highest" seconds; U[NAME] each round's microseconds, in order.
-# GAP, if set, is the seconds of idle before each run (a command run on
-# its own, not back to back: memory the host took back meanwhile).
+# rounds_gap, if set, is the seconds of idle before each run (a command
+# run on its own, not back to back: memory the host took back meanwhile).
 declare -A T PRE S U
 rounds() {
 	local runs=$1 r spec name cmd t0 t1
@@ -36,7 +36,7 @@ rounds() {
 			name=${spec%%=*}
 			cmd=${spec#*=}
 			[ -z "${PRE[$name]:-}" ] || eval "${PRE[$name]}"
-			[ -z "${GAP:-}" ] || sleep "$GAP"
+			[ -z "${rounds_gap:-}" ] || sleep "$rounds_gap"
 			t0=$EPOCHREALTIME
 			eval "$cmd" >/dev/null 2>&1 || {
 				echo "failed: $cmd" >&2; exit 1; }
