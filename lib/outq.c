@@ -265,6 +265,7 @@ zd_outq_host_reclaims(const char *driver)
 	return yes;
 }
 
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
 static pthread_once_t reclaim_once = PTHREAD_ONCE_INIT;
 static bool host_reclaims;
 
@@ -273,6 +274,7 @@ reclaim_check(void)
 {
 	host_reclaims = zd_outq_host_reclaims(BALLOON_DRIVER);
 }
+#endif
 
 /* Huge pages for [p, p + len) where the kernel gives them and the host
  * does not take free memory back, then all of them made at once: false
