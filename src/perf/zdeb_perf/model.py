@@ -77,10 +77,12 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     threads.  Rates are fluid between events: every runnable party gets
     the same share when threads or cores are oversubscribed (decoders one
     each, the writer w x rate, the reader c x rate), except that on two
-    threads or more bytes already queued are written first: a worker
-    writes what the sink takes before it decodes on, so the writer and
-    the reader run at their rate and the decoders share what is left.  One thread is one
-    streaming decoder writing as it goes, as decode_stream() is.
+    threads or more bytes already queued are written first (a worker
+    writes what the sink takes before it decodes on: outq.c's nowait
+    writes), so the writer and the reader run at their rate and the
+    decoders share what is left, unless nothing would be left.  One
+    thread is one streaming decoder writing as it goes, as
+    decode_stream() is.
 
     positional: the sink takes writes at offsets (a file, /dev/null:
     zd_sink_fd_init's pwrite), so on two threads or more each worker
@@ -204,12 +206,7 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
             s = min(s, cores / demand_c)
         sd = s
         if threads > 1 and hbuf > EPS and 0 < want < INF:
-            # queued bytes go first: a worker writes what the sink takes
-            # before it decodes on (outq.c's nowait writes), so the writer
-            # and its reader run at their rate and the decoders get what
-            # is left of the threads and cores (cw <= 1: want <= 1/wcost);
-            # when the writer and reader would take every core, the
-            # shares stay equal (the decoders never stop, as on a machine)
+            # queued bytes first (see above); cw <= 1 as want <= 1/wcost
             cw, cr = want_cpu_w, sink.c * want
             left = min(threads - cw, cores - cw - cr)
             if left > EPS:
