@@ -13,11 +13,12 @@
  * the calling thread only waits for jobs to be written.
  *
  * A worker with bytes to decode never waits for the sink: it writes
- * what the sink takes without waiting (a pipe's room) and goes back to
- * decoding; the rest is written at its next turn, or, waiting for the
- * reader, by a worker that has nothing else to do (zd_outq_flush, and
- * one waiting for a chunk).  So a full pipe does not leave a core idle
- * while there are bytes to decode.
+ * what the sink takes without waiting (a pipe's room), lets a task
+ * waiting for its CPU run (the pipe's reader) when the sink is full, and
+ * goes back to decoding; the rest is written at its next turn, or,
+ * waiting for the reader, by a worker that has nothing else to do
+ * (zd_outq_flush, and one waiting for a chunk).  So a full pipe does not
+ * leave a core idle while there are bytes to decode.
  *
  * The pool is bounded: once max_bytes are allocated, a worker waits for a
  * free chunk - the head job's worker only while it has chunks queued
