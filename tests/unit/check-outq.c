@@ -384,9 +384,9 @@ START_TEST(test_outq_huge)
 }
 END_TEST
 
-/* A whole piece's buffer, populated: 2 MiB-aligned, in whole 2 MiB
- * (counted so), and reused for a later piece that fits; one only claimed
- * (not populated) takes its exact size. */
+/* With huge pages: a whole piece's buffer, populated, is 2 MiB-aligned,
+ * in whole 2 MiB (counted so), and reused for a later piece that fits;
+ * one only claimed (not populated) takes its exact size. */
 START_TEST(test_outq_huge_caps)
 {
 	struct zd_error err = ZD_ERROR_INIT;
@@ -397,6 +397,7 @@ START_TEST(test_outq_huge_caps)
 
 	big_jobs = true;
 	oq_init(&t, 1, 64 * M);
+	zd_outq_set_huge(t.q, true);
 	zd_outq_start(t.q, 0, 0);
 	buf = zd_outq_get(t.q, 0, job_len(0) + 17, true, &cap, &err);
 	ck_assert_ptr_nonnull(buf);
@@ -419,6 +420,59 @@ START_TEST(test_outq_huge_caps)
 	buf = zd_outq_get(t.q, 0, 5 * M + 1, false, &cap, &err);
 	ck_assert_ptr_nonnull(buf);
 	ck_assert_uint_eq(zd_outq_peak(t.q), 9 * M + 1);
+	zd_outq_put(t.q, 0, 0);
+	zd_outq_finish(t.q, 0, false);
+	ck_assert_zd_ok(zd_outq_wait(t.q, 2, &err), &err);
+	ck_assert_uint_eq(t.out_len, 0);
+	oq_done(&t);
+}
+END_TEST
+
+/*
+ * Without huge pages: a buffer maps whole pages only, and a later piece
+ * larger than every free buffer grows the largest one (its bytes kept,
+ * the pool counting the growth only) instead of mapping one more.
+ */
+START_TEST(test_outq_page_caps)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct oq_test t;
+	const size_t M = (size_t)1 << 20;
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned char *buf;
+	size_t cap;
+
+	big_jobs = true;
+	oq_init(&t, 1, 16 * M);
+	zd_outq_set_huge(t.q, false);
+	zd_outq_start(t.q, 0, 0);
+	buf = zd_outq_get(t.q, 0, 3 * M + 17, true, &cap, &err);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(cap, 3 * M + 17);
+	ck_assert_uint_eq(zd_outq_peak(t.q), 3 * M + page);
+	memset(buf, 0xa5, cap);
+	zd_outq_put(t.q, 0, 0);
+	zd_outq_finish(t.q, 0, false);
+	ck_assert_zd_ok(zd_outq_wait(t.q, 0, &err), &err);
+
+	/* grown from 3 MiB + a page to 5 MiB + a page */
+	zd_outq_start(t.q, 1, 1);
+	buf = zd_outq_get(t.q, 1, 5 * M + 1, true, &cap, &err);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(zd_outq_peak(t.q), 5 * M + page);
+	ck_assert_uint_eq(buf[3 * M], 0xa5);		/* the same pages */
+	ck_assert_uint_eq(buf[5 * M], 0);		/* and new ones */
+	memset(buf, 0x5a, cap);
+	zd_outq_put(t.q, 1, 0);
+	zd_outq_finish(t.q, 1, false);
+	ck_assert_zd_ok(zd_outq_wait(t.q, 1, &err), &err);
+
+	/* 20 MiB, past the 16 MiB budget: the head job's with nothing
+	 * queued, which may pass it, grows the free one, maps no second */
+	zd_outq_start(t.q, 0, 2);
+	buf = zd_outq_get(t.q, 0, 20 * M, true, &cap, &err);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(zd_outq_peak(t.q), 20 * M);
 	zd_outq_put(t.q, 0, 0);
 	zd_outq_finish(t.q, 0, false);
 	ck_assert_zd_ok(zd_outq_wait(t.q, 2, &err), &err);
@@ -480,6 +534,7 @@ outq_suite(void)
 	tcase_add_loop_test(core, test_outq_order, 0, 8 * n);
 	tcase_add_loop_test(core, test_outq_huge, 0, n);
 	tcase_add_test(core, test_outq_huge_caps);
+	tcase_add_test(core, test_outq_page_caps);
 	tcase_add_test(host, test_outq_host_reclaims);
 	tcase_add_loop_test(malformed, test_outq_job_failure, 0, 4 * n);
 	tcase_add_loop_test(malformed, test_outq_fail_while_stalled, 0, 2);
