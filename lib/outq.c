@@ -732,6 +732,17 @@ zd_outq_set_huge(struct zd_outq *q, bool huge)
 	pthread_mutex_unlock(&q->lock);
 }
 
+bool
+zd_outq_huge(struct zd_outq *q)
+{
+	bool huge;
+
+	pthread_mutex_lock(&q->lock);
+	huge = q->huge;
+	pthread_mutex_unlock(&q->lock);
+	return huge;
+}
+
 size_t
 zd_outq_peak(struct zd_outq *q)
 {

@@ -98,8 +98,9 @@ int zd_outq_wait(struct zd_outq *q, uint64_t job, struct zd_error *err);
 bool zd_outq_host_reclaims(const char *driver);
 /* Huge pages for whole pieces' buffers, or not (then a free buffer too
  * small for a piece grows), instead of what this machine's check chose;
- * before the first get(). */
+ * before the first get().  zd_outq_huge: which it is. */
 void zd_outq_set_huge(struct zd_outq *q, bool huge);
+bool zd_outq_huge(struct zd_outq *q);
 
 /* The most bytes the pool has held at once (its chunks' mappings, free
  * ones too): max_bytes at most, unless the head job's worker needed one

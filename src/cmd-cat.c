@@ -43,8 +43,13 @@ static const char usage_control[] =
  * a worker decodes one into a pipe on two threads or more (in place into
  * one buffer of its size from an output queue, when it is at most
  * ZD_ZSEG_WHOLE_MAX; the queue's writer drops the bytes), with no window
- * of the decoder's own to copy out of.  Exit status 2 when the member is
- * not indexed zstd.
+ * of the decoder's own to copy out of.  Their buffer is made first, as
+ * large as the largest such segment, so that no segment's time has pages
+ * made in it; then "pages SIZE MAPPED POPULATE UNMAP HUGE": the bytes
+ * asked for and mapped, the CPU seconds to make their pages (as the queue
+ * makes a new buffer's) and to unmap them at the end, and 1 where the
+ * buffers are of huge pages.  Exit status 2 when
+ * the member is not indexed zstd.
  */
 #define TIME_CHUNK (256u << 10)
 
@@ -122,7 +127,36 @@ ip_progress(void *ctx, size_t len)
 	zd_outq_progress(ctx, 0, len);
 }
 
-/* The "inplace" lines. */
+/* The "pages" line's buffer, made for the largest segment decoded in
+ * place: seconds of CPU, *size and *mapped set; 0 when there is none. */
+static double
+pages_made(struct zd_outq *q, const struct zd_zseg_piece *pc, size_t n,
+           uint64_t *size, size_t *mapped, struct zd_error *err)
+{
+	double c0;
+	size_t cap;
+
+	*size = 0;
+	*mapped = 0;
+	for (size_t i = 0; i < n; i++)
+		if (pc[i].exact && pc[i].usize <= ZD_ZSEG_WHOLE_MAX &&
+		    pc[i].usize > *size &&
+		    ZD_ZSEG_POPULATE(pc[i].usize, pc[i].csize))
+			*size = pc[i].usize;
+	if (*size == 0)
+		return 0.0;
+	c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	zd_outq_start(q, 0, 0);
+	if (zd_outq_get(q, 0, (size_t)*size, true, &cap, err) == NULL)
+		return -1.0;
+	c0 = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+	zd_outq_put(q, 0, 0);
+	zd_outq_finish(q, 0, false);
+	*mapped = zd_outq_peak(q);
+	return zd_outq_wait(q, 0, err) < 0 ? -1.0 : c0;
+}
+
+/* The "pages" and "inplace" lines. */
 static int
 inplace_times(const struct zd_region *in, unsigned window_log,
               const struct zd_zseg_piece *pc, size_t n, ZSTD_DCtx *dctx,
@@ -130,10 +164,21 @@ inplace_times(const struct zd_region *in, unsigned window_log,
 {
 	struct zd_outq *q = zd_outq_new(1, TIME_CHUNK, 2 * ZD_ZSEG_WHOLE_MAX,
 	                                drop_qwrite, NULL);
+	uint64_t size;
+	size_t mapped;
+	double made, u0;
+	bool huge;
 	int rc = 0;
 
 	if (q == NULL)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	huge = zd_outq_huge(q);
+	made = pages_made(q, pc, n, &size, &mapped, err);
+	if (made < 0) {
+		zd_outq_free(q);
+		return -1;
+	}
+	/* jobs 1 to n: job 0 made the buffer */
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		const struct zd_zseg_out out = { ip_get, ip_put, q, ip_whole,
 		                                 ip_progress,
@@ -141,12 +186,12 @@ inplace_times(const struct zd_region *in, unsigned window_log,
 		double t0 = now_s(CLOCK_MONOTONIC);
 		double c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
 
-		zd_outq_start(q, 0, i);
+		zd_outq_start(q, 0, i + 1);
 		rc = zd_zseg_piece_stream(in, window_log, &pc[i], dctx, ibuf,
 		                          &out, err);
 		zd_outq_finish(q, 0, rc < 0);
 		if (rc == 0)
-			rc = zd_outq_wait(q, i, err);
+			rc = zd_outq_wait(q, i + 1, err);
 		if (rc < 0)
 			zd_err_prefix(err, "segment %zu in place", i);
 		if (rc == 0)
@@ -154,7 +199,11 @@ inplace_times(const struct zd_region *in, unsigned window_log,
 			       now_s(CLOCK_MONOTONIC) - t0,
 			       now_s(CLOCK_THREAD_CPUTIME_ID) - c0);
 	}
+	u0 = now_s(CLOCK_THREAD_CPUTIME_ID);
 	zd_outq_free(q);
+	if (rc == 0)
+		printf("pages %ju %zu %.6f %.6f %d\n", (uintmax_t)size, mapped,
+		       made, now_s(CLOCK_THREAD_CPUTIME_ID) - u0, huge ? 1 : 0);
 	return rc;
 }
 

@@ -25,18 +25,23 @@ segs=$("$ZDEB" info "$T/t.deb" | awk '$1 == "data.tar.zst" {print $5}')
 [ "$segs" -ge 4 ] || fail "only $segs segments"
 
 expect_status 0 "$ZDEB" cat-data --segment-times "$T/t.deb"
-[ "$(wc -l <"$T/stdout")" -eq $((2 * segs + 1)) ] ||
-	fail "$(wc -l <"$T/stdout") lines for $segs segments, the stream and in place"
-sum=$(awk '$1 != "stream" && $1 != "inplace" { s += $2 } END { print s }' \
-	"$T/stdout")
+[ "$(wc -l <"$T/stdout")" -eq $((2 * segs + 2)) ] ||
+	fail "$(wc -l <"$T/stdout") lines for $segs segments, the stream, in place and the pages"
+sum=$(awk '$1 ~ /^[0-9]+$/ { s += $2 } END { print s }' "$T/stdout")
 [ "$sum" -eq "$("$ZDEB" cat-data "$T/t.deb" | wc -c)" ] ||
 	fail "segment sizes add up to $sum, not the tar's size"
 awk 'NR <= '"$segs"' && (NF != 5 || $1 != NR - 1 || $4 < 0 || $5 < 0) { exit 1 }
      NR == '"$((segs + 1))"' && (NF != 3 || $1 != "stream" || $2 <= 0 || $3 <= 0) { exit 1 }
-     NR > '"$((segs + 1))"' && (NF != 4 || $1 != "inplace" ||
-         $2 != NR - '"$((segs + 2))"' || $3 <= 0 || $4 <= 0) { exit 1 }' \
+     NR > '"$((segs + 1))"' && NR <= '"$((2 * segs + 1))"' &&
+         (NF != 4 || $1 != "inplace" ||
+          $2 != NR - '"$((segs + 2))"' || $3 <= 0 || $4 <= 0) { exit 1 }
+     NR == '"$((2 * segs + 2))"' && (NF != 6 || $1 != "pages" || $2 <= 0 ||
+         $3 < $2 || $4 <= 0 || $5 < 0 || ($6 != 0 && $6 != 1)) { exit 1 }' \
 	"$T/stdout" || fail "bad line: $(cat "$T/stdout")"
-ok "--segment-times: $segs lines, sizes adding up to the tar, the stream's, $segs in place"
+max=$(awk '$1 ~ /^[0-9]+$/ && $2 > m { m = $2 } END { print m }' "$T/stdout")
+[ "$(awk '$1 == "pages" { print $2 }' "$T/stdout")" -eq "$max" ] ||
+	fail "the pages line's buffer is not the largest segment's ($max)"
+ok "--segment-times: $segs lines, sizes adding up to the tar, the stream's, $segs in place, the buffer's pages"
 
 
 "$ZDEB" build -z3 --layout=single "$T/p" "$T/s.deb" >/dev/null

@@ -10,8 +10,8 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.environ.get(
     "ZDEB_SRCDIR", os.path.join(os.path.dirname(__file__), "..", "..")),
     "src", "perf"))
-from zdeb_perf.model import INF, MIB, PerfError, Sink, alpha_of, \
-    bound_of, contention, segment_medians, segment_parse, simulate, \
+from zdeb_perf.model import HUGE, INF, MIB, Pages, PerfError, Sink, \
+    alpha_of, bound_of, contention, segment_medians, segment_parse, simulate, \
     worker_setup, write_once, write_rate  # noqa: E402
 
 
@@ -216,12 +216,27 @@ class Simulate(unittest.TestCase):
         out = ("0 100 50 0.010 0.009\n1 200 80 0.020 0.018\n"
                "stream 0.031 0.030\ninplace 0 0.008 0.007\n"
                "inplace 1 0.016 0.015\n")
-        segs, stream, fixed, inplace = segment_parse("x", 0, out, "", 0.1)
+        segs, stream, fixed, inplace, pages = segment_parse("x", 0, out,
+                                                            "", 0.1)
         self.assertEqual(segs, [(100, 50, 0.009), (200, 80, 0.018)])
         self.assertAlmostEqual(stream, 0.030)
         # the wall less every timed decode: 0.1 - 0.030 - 0.031 - 0.024
         self.assertAlmostEqual(fixed, 0.015)
         self.assertEqual(inplace, [0.007, 0.015])
+        self.assertIsNone(pages)
+        # the pages line: per byte mapped; its times are not fixed
+        r = segment_parse("x", 0, out + "pages 300 4096 0.002 0.001 1\n",
+                          "", 0.1)
+        self.assertAlmostEqual(r[4].populate, 0.002 / 4096)
+        self.assertAlmostEqual(r[4].unmap, 0.001 / 4096)
+        self.assertTrue(r[4].huge)
+        self.assertAlmostEqual(r[2], 0.012)
+        self.assertAlmostEqual(segment_medians([r, r, r])[5].populate,
+                               0.002 / 4096)
+        for bad in ("pages 300 4096 0.002 0.001\n",
+                    "pages 1 2 0.1 0.1 0\npages 1 2 0.1 0.1 0\n"):
+            with self.assertRaises(PerfError):
+                segment_parse("x", 0, out + bad, "", 0.1)
         # an older zdeb without inplace lines; a mismatched one
         r = segment_parse("x", 0, out.split("inplace")[0], "", 0.1)
         self.assertIsNone(r[3])
@@ -231,6 +246,44 @@ class Simulate(unittest.TestCase):
                           "", 0.1)
         m = segment_medians([segment_parse("x", 0, out, "", 0.1)] * 3)
         self.assertEqual(m[4], [0.007, 0.015])
+
+    def test_pages_pool(self):
+        # 4 pieces of 20 MiB, 1 s each, decoded in place on 2 threads
+        # into a sink with no cost, 2 in flight: pieces 0 and 1 each make
+        # a buffer (1 ns/B: 21 ms), 2 and 3 reuse them once 0 and 1 are
+        # written
+        m = 20 * MIB
+        p = Pages(1e-9, 0.0, False)
+        self.assertAlmostEqual(simulate([1.0] * 4, [m] * 4, 2, 2, window=2,
+                                        pages=p), 2.0 + m * 1e-9, places=6)
+        # 40 MiB pieces after them: each grows a free one by 20 MiB; in
+        # huge pages none grows, each is new (40 MiB); unmapping (0.1
+        # ns/B) what was mapped, 80 or 120 MiB, at the end
+        sizes = [m, m, 2 * m, 2 * m]
+        self.assertAlmostEqual(
+            simulate([1.0] * 4, sizes, 2, 2, window=2,
+                     pages=Pages(1e-9, 1e-10)),
+            2.0 + 2 * m * 1e-9 + 4 * m * 1e-10, places=6)
+        self.assertAlmostEqual(
+            simulate([1.0] * 4, sizes, 2, 2, window=2,
+                     pages=Pages(1e-9, 1e-10, True)),
+            2.0 + 3 * m * 1e-9 + 6 * m * 1e-10, places=6)
+        # with the default window piece 3 starts before piece 1 is
+        # written: a third buffer
+        self.assertAlmostEqual(simulate([1.0] * 4, [m] * 4, 2, 2,
+                                        pages=p), 2.0 + 2 * m * 1e-9,
+                               places=6)
+        # one thread streams, positional workers write their own buffer:
+        # no pool either way
+        self.assertAlmostEqual(simulate([1.0] * 4, [m] * 4, 2, 1,
+                                        pages=p), 4.0, places=6)
+        self.assertAlmostEqual(simulate([1.0] * 4, [m] * 4, 2, 2,
+                                        positional=True, pages=p), 2.0,
+                               places=6)
+        # caps: whole pages, or 2 MiB steps in huge pages from 2 MiB up
+        self.assertEqual(Pages().cap(4097), 8192)
+        self.assertEqual(Pages(huge=True).cap(HUGE + 1), 2 * HUGE)
+        self.assertEqual(Pages(huge=True).cap(4097), 8192)
 
     def test_write_rate_paced(self):
         # a pipe paced at 4 ns/B between chunks: that run takes at least

@@ -22,6 +22,8 @@ MIB = 1 << 20
 CHUNK = 256 << 10           # lib/zseg-decode.c CHUNK: a queued chunk
 MEM_BUDGET = 512 * MIB      # lib/zseg-decode.c MEM_BUDGET
 WHOLE_MAX = 64 * MIB        # lib/zseg-decode.h ZD_ZSEG_WHOLE_MAX
+HUGE = 2 * MIB              # lib/outq.c HUGE
+PAGE = 4096
 
 
 def default_window(threads):
@@ -63,9 +65,51 @@ def contention(k, alpha):
     return 1.0 / (1.0 + alpha * max(k - 1, 0))
 
 
+class Pages:
+    """What the output queue's buffers cost (`--segment-times`' "pages"
+    line): populate and unmap, CPU seconds per byte mapped to make a new
+    buffer's pages and to unmap them; huge: buffers of huge pages, rounded
+    up to 2 MiB (else to pages, a free one growing when too small)."""
+
+    def __init__(self, populate=0.0, unmap=0.0, huge=False):
+        self.populate = populate
+        self.unmap = unmap
+        self.huge = huge
+
+    def cap(self, size):
+        """lib/outq.c chunk_cap() of a populated buffer."""
+        step = HUGE if self.huge and size >= HUGE else PAGE
+        return -(-int(size) // step) * step
+
+
+class _Pool:
+    """lib/outq.c's free buffers, as chunk_get() and chunk_grow() take
+    them: the smallest that fits, else (without huge pages) the largest
+    grown, else a new one; the seconds of CPU each costs."""
+
+    def __init__(self, pages):
+        self.pages = pages
+        self.free = []
+        self.mapped = 0
+
+    def take(self, size):
+        cap = self.pages.cap(size)
+        fits = [c for c in self.free if c >= cap]
+        if fits:
+            self.free.remove(min(fits))
+            return min(fits), 0.0
+        if self.free and not self.pages.huge:
+            old = max(self.free)
+            self.free.remove(old)
+            self.mapped += cap - old
+            return cap, (cap - old) * self.pages.populate
+        self.mapped += cap
+        return cap, cap * self.pages.populate
+
+
 def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
              window=None, budget=MEM_BUDGET, positional=False, park=0.0,
-             stream=None, setup=0.0, inplace=None):
+             stream=None, setup=0.0, inplace=None, pages=None):
     """Wall seconds to decode pieces of single-core decode times `times`
     (s) and decoded sizes `sizes` (bytes) on `threads` workers (default:
     cores) and `cores` CPUs into sink, as lib/zseg-decode.c does: piece i
@@ -119,7 +163,12 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     made, its window's and buffers' pages touched for the first time); the
     measured times have it in piece 0 only (--segment-times decodes them
     one after another on one decoder), so pieces 1 to threads - 1, each
-    the first of another worker, get it added."""
+    the first of another worker, get it added.
+
+    pages (Pages): a piece decoded in place takes a buffer from the
+    queue's pool when it starts and gives it back once written whole; a
+    buffer made or grown for it costs its worker the new pages first, and
+    all are unmapped at the end, on the calling thread."""
     n = len(times)
     if n != len(sizes):
         raise ValueError("times and sizes differ in length")
@@ -154,6 +203,9 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
         times = [t + u * (sink.w + evict) for t, u in zip(times, sizes)]
         sink = Sink(sink.name + " (placed)")
         evict_of = [0.0] * n
+    times = list(times)
+    pool = _Pool(pages) if pages is not None else None
+    buf = [None] * n            # a piece's buffer from the pool
     prog = [0.0] * n            # decoded fraction
     wr = [0.0] * n              # bytes written
     running = []                # pieces being decoded
@@ -169,6 +221,11 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
             raise RuntimeError("simulation does not progress")
         while (len(running) < threads and nxt < n and
                nxt - head < window):
+            if pool is not None and in_place[nxt] and sizes[nxt] > 0:
+                buf[nxt], more = pool.take(sizes[nxt])
+                if more > 0:
+                    times[nxt] += more
+                    rate_b[nxt] = sizes[nxt] / times[nxt]
             running.append(nxt)
             nxt += 1
         # pieces that take no time are done at once
@@ -260,14 +317,18 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
         while head < n and prog[head] >= 1.0 and \
                 wr[head] >= sizes[head] - 1e-6:
             wr[head] = sizes[head]
+            if buf[head] is not None:
+                pool.free.append(buf[head])
             head += 1
         # in the real writer a finished head hands on to the next piece's
         # queued chunks at once (outq.c): the loop continues there
+    if pool is not None:
+        t += pool.mapped * pages.unmap
     return t
 
 
 def bound_of(times, sizes, cores, threads, sink, alpha, positional=False,
-             park=0.0, stream=None, setup=0.0, inplace=None):
+             park=0.0, stream=None, setup=0.0, inplace=None, pages=None):
     """(wall, what bounds it): the simulation, then the same without the
     sink's limits and without contention; the bound is what costs the
     most, or "segments" when neither does and the wall is over 1.1 x the
@@ -275,14 +336,15 @@ def bound_of(times, sizes, cores, threads, sink, alpha, positional=False,
     else "cores"."""
     wall = simulate(times, sizes, cores, threads, sink, alpha,
                     positional=positional, park=park, stream=stream,
-                    setup=setup, inplace=inplace)
+                    setup=setup, inplace=inplace, pages=pages)
     # without the sink, as the same decoder: in place only if it was
     no_sink = simulate(times, sizes, cores, threads, Sink("none"), alpha,
                        stream=stream, setup=setup,
-                       inplace=None if positional else inplace)
+                       inplace=None if positional else inplace,
+                       pages=None if positional else pages)
     no_bw = simulate(times, sizes, cores, threads, sink, 0.0,
                      positional=positional, park=park, stream=stream,
-                     setup=setup, inplace=inplace)
+                     setup=setup, inplace=inplace, pages=pages)
     th = max(1, min(threads, len(times)))
     ideal = sum(times) / th
     costs = {"sink": wall - no_sink, "bandwidth": wall - no_bw}
@@ -301,7 +363,7 @@ def bound_of(times, sizes, cores, threads, sink, alpha, positional=False,
 def segment_run(zdeb, deb):
     """One `cat-data --segment-times` run: ([(usize, csize, seconds)] per
     segment, stream seconds, fixed seconds, [seconds in place] per segment
-    or None from a zdeb without those lines).  A segment's and the
+    or None from a zdeb without those lines, Pages or None likewise).  A segment's and the
     stream's time is the decoding thread's CPU time, which the machine's
     other load hardly changes (on a quiet machine it is the wall time);
     fixed is the rest of the process's wall time: starting, mapping the
@@ -325,17 +387,27 @@ def segment_parse(deb, rc, out, err, wall):
     rows = [ln.split() for ln in out.splitlines()]
     st = [x for x in rows if x[0] == "stream"]
     ip = [x for x in rows if x[0] == "inplace"]
-    rows = [x for x in rows if x[0] not in ("stream", "inplace")]
+    pg = [x for x in rows if x[0] == "pages"]
+    rows = [x for x in rows if x[0] not in ("stream", "inplace", "pages")]
     if len(st) != 1:
         raise PerfError("%s: no stream line from --segment-times" % deb)
     if ip and [int(x[1]) for x in ip] != list(range(len(rows))):
         raise PerfError("%s: --segment-times' inplace lines do not match "
                         "its segments" % deb)
+    if len(pg) > 1 or (pg and len(pg[0]) != 6):
+        raise PerfError("%s: a bad pages line from --segment-times" % deb)
+    pages = None
+    if pg:
+        mapped = int(pg[0][2])
+        pages = Pages(float(pg[0][3]) / mapped if mapped else 0.0,
+                      float(pg[0][4]) / mapped if mapped else 0.0,
+                      pg[0][5] == "1")
     fixed = wall - sum(float(x[3]) for x in rows) - float(st[0][1]) - \
-        sum(float(x[2]) for x in ip)
+        sum(float(x[2]) for x in ip) - \
+        sum(float(x[3]) + float(x[4]) for x in pg)
     return ([(int(x[1]), int(x[2]), float(x[4])) for x in rows],
             float(st[0][2]), max(0.0, fixed),
-            [float(x[3]) for x in ip] if ip else None)
+            [float(x[3]) for x in ip] if ip else None, pages)
 
 
 def concurrent_segments(zdeb, deb, k):
@@ -372,17 +444,22 @@ def worker_setup(segs):
 
 def segment_medians(runs):
     """segment_run()s' results combined: each segment's median time, the
-    median stream, fixed and worker setup times, and each segment's median
-    time in place (None unless every run has them)."""
+    median stream, fixed and worker setup times, each segment's median
+    time in place and the pages' median costs (None unless every run has
+    them)."""
     segs = [(u, c, median([r[0][j][2] for r in runs]))
             for j, (u, c, _) in enumerate(runs[0][0])]
     inplace = None
     if all(r[3] is not None for r in runs):
         inplace = [median([r[3][j] for r in runs])
                    for j in range(len(segs))]
+    pages = None
+    if all(r[4] is not None for r in runs):
+        pages = Pages(median([r[4].populate for r in runs]),
+                      median([r[4].unmap for r in runs]), runs[0][4].huge)
     return (segs, median([r[1] for r in runs]),
             median([r[2] for r in runs]),
-            median([worker_setup(r[0]) for r in runs]), inplace)
+            median([worker_setup(r[0]) for r in runs]), inplace, pages)
 
 
 def cpu_children():
@@ -639,7 +716,7 @@ def model_main(a):
     try:
         deb = prepare(zdeb, a.input, scratch, a.level, a.segment_size)
         if a.predict_only:
-            segs, stream, start, setup, inplace = segment_medians(
+            segs, stream, start, setup, inplace, _ = segment_medians(
                 [segment_run(zdeb, deb) for _ in range(a.runs)])
             times = [x[2] for x in segs]
             sizes = [x[0] for x in segs]
@@ -674,7 +751,7 @@ def model_main(a):
                     for name in checked for th in threads}
             rounds.append((seg, sk, meas, alphas[-1] if alphas else
                            (a.alpha or 0.0)))
-        segs, stream, start, setup, inplace = segment_medians(
+        segs, stream, start, setup, inplace, pages = segment_medians(
             [r[0] for r in rounds])
         times = [x[2] for x in segs]
         sizes = [x[0] for x in segs]
@@ -689,6 +766,12 @@ def model_main(a):
             print("in place (two threads or more into a pipe: no window "
                   "of the decoder's own): %.3f s on one core" %
                   sum(inplace))
+        if pages is not None:
+            print("buffers for in place: %.2f ns/B to make a new one's "
+                  "pages, %.2f ns/B to unmap (%s)" % (
+                      pages.populate * 1e9, pages.unmap * 1e9,
+                      "huge pages, 2 MiB steps" if pages.huge else
+                      "4 KiB pages, grown when too small"))
         print("cpu: %d cores; load average %s" % (
             ncpu, " ".join(open("/proc/loadavg").read().split()[:3])))
         print("fixed: %.1f ms (the --segment-times process's wall less "
@@ -737,7 +820,7 @@ def model_main(a):
                                            ra, positional=name in PLACED,
                                            park=park, stream=seg[1],
                                            setup=worker_setup(seg[0]),
-                                           inplace=seg[3])
+                                           inplace=seg[3], pages=seg[4])
                     preds.append(pr)
                     errs.append((pr - meas[(name, th)]) /
                                 meas[(name, th)] * 100)
@@ -762,7 +845,7 @@ def model_main(a):
                 wall, b = bound_of(times, sizes, n, n, s, alpha,
                                    positional=name in PLACED, park=park,
                                    stream=stream, setup=setup,
-                                   inplace=inplace)
+                                   inplace=inplace, pages=pages)
                 wall += start
                 line += " | %-6s %6.3fs %5.2fx %-9s" % (
                     "", wall, base[name] / wall, b)
@@ -780,12 +863,13 @@ def model_main(a):
                 print("%5d %8.3fs %8.3fs %8.3fs" % (
                     n, simulate(times, sizes, n, n - 1, s, alpha, park=park,
                                 stream=stream, setup=setup,
-                                inplace=inplace),
+                                inplace=inplace, pages=pages),
                     simulate(times, sizes, n, n, s, alpha, park=park,
-                             stream=stream, setup=setup, inplace=inplace),
+                             stream=stream, setup=setup, inplace=inplace,
+                             pages=pages),
                     simulate(times, sizes, n, max(1, n // 2), s, alpha,
                              park=park, stream=stream, setup=setup,
-                             inplace=inplace)))
+                             inplace=inplace, pages=pages)))
         return 0
     finally:
         if a.keep:
