@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -428,6 +429,83 @@ START_TEST(test_outq_huge_caps)
 }
 END_TEST
 
+/* The other worker of test_outq_one_writer: its job, whole, handed on
+ * in two steps. */
+struct other_job {
+	struct oq_test *t;
+	unsigned slot;
+	uint64_t job;
+};
+
+static void *
+other_worker(void *arg)
+{
+	struct other_job *o = arg;
+	struct zd_error err = ZD_ERROR_INIT;
+	size_t cap, len = job_len(o->job);
+	unsigned char *buf = zd_outq_get(o->t->q, o->slot, len, true, &cap,
+	                                 &err);
+
+	ck_assert_ptr_nonnull(buf);
+	for (size_t k = 0; k < len; k++)
+		buf[k] = (unsigned char)((o->job * 31 + k) & 0xff);
+	zd_outq_progress(o->t->q, o->slot, len / 2);
+	zd_outq_put(o->t->q, o->slot, len);
+	zd_outq_finish(o->t->q, o->slot, false);
+	return NULL;
+}
+
+/*
+ * While the first thread to get a chunk decodes, another thread's bytes
+ * wait for it (or for a thread with nothing else to do); once it has no
+ * piece, the others write their own.
+ */
+START_TEST(test_outq_one_writer)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct oq_test t;
+	struct other_job o;
+	pthread_t other;
+	unsigned char *buf;
+	size_t cap, len;
+
+	big_jobs = true;
+	oq_init(&t, 2, (size_t)64 << 20);
+	len = job_len(1);
+	zd_outq_start(t.q, 0, 0);
+	zd_outq_start(t.q, 1, 1);
+	/* this thread gets a chunk first: it writes while it decodes */
+	buf = zd_outq_get(t.q, 1, len, true, &cap, &err);
+	ck_assert_ptr_nonnull(buf);
+	for (size_t k = 0; k < len; k++)
+		buf[k] = (unsigned char)((31 + k) & 0xff);
+	o.t = &t;
+	o.slot = 0;
+	o.job = 0;
+	ck_assert_int_eq(pthread_create(&other, NULL, other_worker, &o), 0);
+	ck_assert_int_eq(pthread_join(other, NULL), 0);
+	ck_assert_uint_eq(t.out_len, 0);	/* left to this thread */
+	/* which writes them, and its own, at its next turn */
+	zd_outq_progress(t.q, 1, 1);
+	ck_assert_uint_eq(t.out_len, job_len(0) + 1);
+	zd_outq_put(t.q, 1, len);
+	zd_outq_finish(t.q, 1, false);
+	ck_assert_zd_ok(zd_outq_wait(t.q, 1, &err), &err);
+
+	/* with no piece of its own, it writes no more for the others: job
+	 * 2's worker writes its own */
+	zd_outq_start(t.q, 2, 2);
+	o.slot = 2;
+	o.job = 2;
+	ck_assert_int_eq(pthread_create(&other, NULL, other_worker, &o), 0);
+	ck_assert_int_eq(pthread_join(other, NULL), 0);
+	ck_assert_uint_eq(t.out_len, jobs_len(3));
+	ck_assert_zd_ok(zd_outq_wait(t.q, 2, &err), &err);
+	check_prefix(&t, 3);
+	oq_done(&t);
+}
+END_TEST
+
 /*
  * Without huge pages: a buffer maps whole pages only, and a later piece
  * larger than every free buffer grows the largest one (its bytes kept,
@@ -535,6 +613,7 @@ outq_suite(void)
 	tcase_add_loop_test(core, test_outq_huge, 0, n);
 	tcase_add_test(core, test_outq_huge_caps);
 	tcase_add_test(core, test_outq_page_caps);
+	tcase_add_test(core, test_outq_one_writer);
 	tcase_add_test(host, test_outq_host_reclaims);
 	tcase_add_loop_test(malformed, test_outq_job_failure, 0, 4 * n);
 	tcase_add_loop_test(malformed, test_outq_fail_while_stalled, 0, 2);
