@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.join(os.environ.get(
     "src", "perf"))
 from zdeb_perf.model import HUGE, INF, MIB, Pages, PerfError, Sink, \
     alpha_of, bound_of, contention, segment_medians, segment_parse, simulate, \
-    worker_setup, write_once, write_rate  # noqa: E402
+    sink_for, worker_setup, write_once, write_rate  # noqa: E402
 
 
 class Simulate(unittest.TestCase):
@@ -304,6 +304,22 @@ class Simulate(unittest.TestCase):
             n = write_rate("null", size, d, pace=pace)
             self.assertFalse(n.copies)
             self.assertGreater(n.rate, 1.0 / pace)
+            # the reader on the writer's CPU: measured so, and this
+            # process's CPUs given back after
+            mask = os.sched_getaffinity(0)
+            t = write_rate("pipe", size, d, pace=pace, together=True)
+            self.assertEqual(os.sched_getaffinity(0), mask)
+            self.assertTrue(t.copies)
+            self.assertGreater(t.c, 0.0)
+            self.assertGreater(t.rate, 1.0 / pace)
+
+    def test_sink_for(self):
+        # two threads or more meet a pipe's reader on the writer's CPU
+        apart, one = Sink("pipe", w=1e-9), Sink("pipe", w=2e-9)
+        sinks = {"pipe": apart, "pipe/1cpu": one, "null": Sink("null")}
+        self.assertIs(sink_for(sinks, "pipe", 1), apart)
+        self.assertIs(sink_for(sinks, "pipe", 2), one)
+        self.assertIs(sink_for(sinks, "null", 2), sinks["null"])
 
     def test_inplace_setup(self):
         # in-place times are measured warm: piece 0 gets the setup too

@@ -499,7 +499,7 @@ def run_to_sink(cmd, sink, scratch):
     return wall, cpu_children() - c0
 
 
-def write_rate(sink, total, scratch, pace=0.0):
+def write_rate(sink, total, scratch, pace=0.0, together=False):
     """A writer of 256 KiB chunks from one cached buffer (as the decoder's
     workers write theirs) into sink: returns Sink with the writer's CPU per
     byte, the reader's, and the rate.
@@ -510,19 +510,39 @@ def write_rate(sink, total, scratch, pace=0.0):
     copies: cat took 0.28-0.44 ns/B from such a writer here, 0.13-0.22 from
     zdeb's.  So with pace the rate is measured back to back and the CPU
     per byte paced: the writer's from its thread's CPU time around the
-    writes, the reader's from its own."""
+    writes, the reader's from its own.
+
+    together: the paced run with the writer and the reader on one CPU, as
+    -T2 and more keep them (lib/outq.c: one thread writes while it
+    decodes, and the reader, woken onto its CPU, stays there); -T1's
+    reader runs on another CPU than its one busy thread, as it does alone.
+    Apart they take turns at the pipe's lock from two CPUs, each spinning
+    while the other copies."""
     if pace <= 0 or sink != "pipe":
         return write_once(sink, total, scratch, 0.0)
     fast = write_once(sink, total, scratch, 0.0)
-    paced = write_once(sink, total, scratch, pace)
+    paced = write_once(sink, total, scratch, pace, together)
     return Sink(sink, fast.rate, paced.w, paced.c, serial=fast.serial,
                 copies=fast.copies)
 
 
-def write_once(sink, total, scratch, pace):
-    """write_rate()'s one run, paced or not."""
+def write_once(sink, total, scratch, pace, together=False):
+    """write_rate()'s one run, paced or not, the writer and the reader on
+    one CPU (together) or wherever the kernel puts them."""
     buf = b"\x5a" * CHUNK
     n = max(1, total // CHUNK)
+    mask = os.sched_getaffinity(0)
+    one = {min(mask)} if together else None
+    if one:
+        os.sched_setaffinity(0, one)
+    try:
+        return _write_once(sink, buf, n, scratch, pace, one)
+    finally:
+        if one:
+            os.sched_setaffinity(0, mask)
+
+
+def _write_once(sink, buf, n, scratch, pace, one):
     reader = None
     if sink == "null":
         fd = os.open(os.devnull, os.O_WRONLY)
@@ -536,7 +556,10 @@ def write_once(sink, total, scratch, pace):
         except OSError:
             pass
         with open(os.devnull, "wb") as out:
-            reader = subprocess.Popen(["cat"], stdin=rfd, stdout=out)
+            reader = subprocess.Popen(
+                ["cat"], stdin=rfd, stdout=out,
+                preexec_fn=(lambda: os.sched_setaffinity(0, one)) if one
+                else None)
         os.close(rfd)
     c0 = cpu_children()
     s0 = cpu_self()
@@ -699,6 +722,15 @@ def parse_cores(s):
     return v
 
 
+def sink_for(sinks, name, threads):
+    """The sink name as `threads` decoder threads meet it: a pipe's
+    reader on the writer's CPU on two threads or more (sinks[name +
+    "/1cpu"], write_rate's together), else sinks[name]."""
+    if threads >= 2 and name + "/1cpu" in sinks:
+        return sinks[name + "/1cpu"]
+    return sinks[name]
+
+
 DEFAULT_CORES = "1,2,3,4,6,8,12,16,24,32,48,64"
 PLACED = ("null", "file")    # sinks cat-data writes at offsets
 
@@ -746,6 +778,10 @@ def model_main(a):
             pace = seg[1] / total if total > 0 else 0.0
             sk = {name: write_rate(name, max(total, a.sink_mib * MIB),
                                    scratch, pace) for name in checked}
+            if "pipe" in checked and ncpu >= 2:
+                sk["pipe/1cpu"] = write_rate(
+                    "pipe", max(total, a.sink_mib * MIB), scratch, pace,
+                    together=True)
             meas = {(name, th): run_to_sink([zdeb, "cat-data", "-T%d" % th,
                                              deb], name, scratch)[0]
                     for name in checked for th in threads}
@@ -806,6 +842,17 @@ def model_main(a):
                   "ns/B%s" % (name, x.rate / 1e6, x.w * 1e9, x.c * 1e9,
                               ", dpkg's fixed cost %.3f s" % dpkg_fixed
                               if name == "dpkg" else ""))
+        one = {}    # the pipe with its reader on the writer's CPU
+        if rounds and "pipe/1cpu" in rounds[0][1]:
+            ss = [r[1]["pipe/1cpu"] for r in rounds]
+            one["pipe/1cpu"] = Sink("pipe", median([x.rate for x in ss]),
+                                    median([x.w for x in ss]),
+                                    median([x.c for x in ss]),
+                                    copies=True)
+            x = one["pipe/1cpu"]
+            print("sink pipe  reader on the writer's CPU (two threads or "
+                  "more): writer %.2f ns/B, reader %.2f ns/B" % (
+                      x.w * 1e9, x.c * 1e9))
         # predicted against measured on this machine, round by round
         print()
         print("%-5s %2s %9s %9s %7s  %-17s %s" % (
@@ -816,7 +863,8 @@ def model_main(a):
                 preds, errs = [], []
                 for seg, sk, meas, ra in rounds:
                     rt = [x[2] for x in seg[0]]
-                    pr = seg[2] + simulate(rt, sizes, ncpu, th, sk[name],
+                    pr = seg[2] + simulate(rt, sizes, ncpu, th,
+                                           sink_for(sk, name, th),
                                            ra, positional=name in PLACED,
                                            park=park, stream=seg[1],
                                            setup=worker_setup(seg[0]),
@@ -841,7 +889,8 @@ def model_main(a):
                 for name, s in sinks.items()}
         for n in cores:
             line = "%5d" % n
-            for name, s in sinks.items():
+            for name in sinks:
+                s = sink_for(dict(sinks, **one), name, n)
                 wall, b = bound_of(times, sizes, n, n, s, alpha,
                                    positional=name in PLACED, park=park,
                                    stream=stream, setup=setup,
@@ -851,7 +900,9 @@ def model_main(a):
                     "", wall, base[name] / wall, b)
             print(line)
         if "dpkg" in sinks or "pipe" in sinks:
-            s = sinks.get("dpkg") or sinks["pipe"]
+            sn = "dpkg" if "dpkg" in sinks else "pipe"
+            s = sinks[sn]
+            ps = dict(sinks, **one)
             print()
             print("dpkg-deb mode into %s: decoder threads on N cores "
                   "(N-1 is today's default; the stream's wall, without "
@@ -860,16 +911,11 @@ def model_main(a):
             for n in cores:
                 if n < 2:
                     continue
-                print("%5d %8.3fs %8.3fs %8.3fs" % (
-                    n, simulate(times, sizes, n, n - 1, s, alpha, park=park,
-                                stream=stream, setup=setup,
-                                inplace=inplace, pages=pages),
-                    simulate(times, sizes, n, n, s, alpha, park=park,
-                             stream=stream, setup=setup, inplace=inplace,
-                             pages=pages),
-                    simulate(times, sizes, n, max(1, n // 2), s, alpha,
-                             park=park, stream=stream, setup=setup,
-                             inplace=inplace, pages=pages)))
+                print("%5d %8.3fs %8.3fs %8.3fs" % ((n,) + tuple(
+                    simulate(times, sizes, n, th, sink_for(ps, sn, th),
+                             alpha, park=park, stream=stream, setup=setup,
+                             inplace=inplace, pages=pages)
+                    for th in (n - 1, n, max(1, n // 2)))))
         return 0
     finally:
         if a.keep:
