@@ -25,8 +25,8 @@
 # rounds, with their spread.  --gap S: S seconds idle before each timed run
 # (here and in the default table; not the CPU runs, nor --idle), as a
 # command run on its own meets the machine (on a VM whose host takes free
-# memory back, fresh pages then cost more than back to back; the memory
-# line says whether it does).
+# memory back, fresh pages then cost more than back to back; the last
+# lines say what zdeb made its in-place buffers of here).
 #
 # --idle: where the CPUs sat idle while -T2 decoded into a pipe into cat,
 # and while the ceiling's pair ran: each run recorded on its own by `perf
@@ -98,17 +98,15 @@ caches() {
 }
 cpu_line() {
 	echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; caches $(caches)"
-	echo "memory: transparent huge pages $(grep -o '\[[a-z]*\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo '(none)'); free pages reported to the host: $(reporting)${rounds_gap:+; $rounds_gap s idle before each timed run}"
+	echo "memory: transparent huge pages $(grep -o '\[[a-z]*\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo '(none)')${rounds_gap:+; $rounds_gap s idle before each timed run}"
 }
-# reporting: "yes" when a virtio balloon reports free pages to the host
-# (feature bit 5, VIRTIO_BALLOON_F_REPORTING; lib/outq.c then makes no
-# huge pages), else "no"
-reporting() {
-	local f
-	for f in /sys/bus/virtio/drivers/virtio_balloon/virtio*/features; do
-		[ "$(cut -c6 "$f" 2>/dev/null)" = 1 ] && { echo yes; return; }
-	done
-	echo no
+# buffers_line DEB: what zdeb made its in-place buffers of here (huge
+# pages, or 4 KiB pages where the host takes free memory back), as
+# `cat-data --segment-times` reports it (its pages line)
+buffers_line() {
+	echo "zdeb's in-place buffers: $("$zdeb" cat-data --segment-times "$1" |
+		awk '$1 == "pages" { print ($6 == 1 ? "huge pages" : "4 KiB pages"); f = 1 }
+		     END { if (!f) print "(not reported)" }')"
 }
 
 # shellcheck source=bench/timing.sh
@@ -180,6 +178,7 @@ ceiling_table() {
 				"$c1" "$c2" "$([ "$c1" = - ] && echo - || pct "$c2" "$c1")"
 		done
 	done
+	buffers_line "$W/i.deb"
 	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
@@ -250,6 +249,7 @@ for k, label in (("p2", "-T2 | cat"), ("ppair", "pair (-T1 | cat) x 2")):
 PY
 		rm -f "$W"/p2.* "$W"/ppair.*
 	done
+	buffers_line "$W/i.deb"
 	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
