@@ -392,10 +392,11 @@ chunk_alloc(size_t cap, bool populate, bool huge)
 }
 
 /*
- * Lock held: the largest free chunk, grown to cap bytes (the new pages
- * made at once when populate), for a piece none fits; NULL when none is
- * free, huge pages are asked for (a moved mapping would lose their
- * alignment), the budget has no room for the growth, or mremap(2) fails.
+ * Lock held (dropped while growing): the largest free chunk, grown to cap
+ * bytes (the new pages made at once when populate), for a piece none
+ * fits; NULL when none is free, huge pages are asked for (a moved mapping
+ * would lose their alignment), the budget has no room for the growth, or
+ * mremap(2) fails.
  * So the pool maps about what the pieces in flight need at once, not one
  * chunk more for each piece a little larger than the free ones: on the
  * text tree into a pipe (2-vCPU EPYC, 4 KiB pages), zdeb's peak RSS went
@@ -405,9 +406,10 @@ static struct chunk *
 chunk_grow(struct zd_outq *q, size_t cap, bool populate, bool exempt)
 {
 #ifdef MREMAP_MAYMOVE
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct chunk **best = NULL, *c;
 	unsigned char *p;
-	size_t old;
+	size_t old, from;
 
 	for (struct chunk **pp = &q->free; *pp != NULL; pp = &(*pp)->next)
 		if (best == NULL || (*pp)->cap > (*best)->cap)
@@ -415,19 +417,31 @@ chunk_grow(struct zd_outq *q, size_t cap, bool populate, bool exempt)
 	if (best == NULL || q->huge || (*best)->cap >= cap ||
 	    (q->bytes + (cap - (*best)->cap) > q->max_bytes && !exempt))
 		return NULL;
+	/* taken from the free list and counted, then grown without the
+	 * lock (making pages takes milliseconds), as chunk_get maps */
 	c = *best;
-	old = c->cap;
-	p = mremap(c->data, old, cap, MREMAP_MAYMOVE);
-	if (p == MAP_FAILED)
-		return NULL;
 	*best = c->next;
-	c->data = p;
-	c->cap = cap;
+	old = c->cap;
 	q->bytes += cap - old;
 	if (q->bytes > q->peak)
 		q->peak = q->bytes;
-	if (populate)
-		map_pages(p + old, cap - old, false);
+	pthread_mutex_unlock(&q->lock);
+	p = mremap(c->data, old, cap, MREMAP_MAYMOVE);
+	/* from the first whole page past the old bytes (a claimed chunk's
+	 * size is not rounded): madvise takes page-aligned starts only */
+	from = page > 0 && old <= SIZE_MAX - page ?
+	       (old + page - 1) / page * page : old;
+	if (p != MAP_FAILED && populate && from < cap)
+		map_pages(p + from, cap - from, false);
+	pthread_mutex_lock(&q->lock);
+	if (p == MAP_FAILED) {
+		q->bytes -= cap - old;
+		c->next = q->free;
+		q->free = c;
+		return NULL;
+	}
+	c->data = p;
+	c->cap = cap;
 	return c;
 #else
 	(void)q;

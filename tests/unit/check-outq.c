@@ -546,15 +546,42 @@ START_TEST(test_outq_page_caps)
 	ck_assert_zd_ok(zd_outq_wait(t.q, 1, &err), &err);
 
 	/* 20 MiB, past the 16 MiB budget: the head job's with nothing
-	 * queued, which may pass it, grows the free one, maps no second */
+	 * queued, which may pass it, grows the free one (its bytes kept),
+	 * maps no second */
 	zd_outq_start(t.q, 0, 2);
 	buf = zd_outq_get(t.q, 0, 20 * M, true, &cap, &err);
 	ck_assert_ptr_nonnull(buf);
 	ck_assert_uint_eq(zd_outq_peak(t.q), 20 * M);
+	ck_assert_uint_eq(buf[5 * M], 0x5a);
+	ck_assert_uint_eq(buf[20 * M - 1], 0);
 	zd_outq_put(t.q, 0, 0);
 	zd_outq_finish(t.q, 0, false);
 	ck_assert_zd_ok(zd_outq_wait(t.q, 2, &err), &err);
 	ck_assert_uint_eq(t.out_len, 0);
+	oq_done(&t);
+
+	/* a claimed buffer (not populated: its size not rounded) grown for
+	 * a populated piece: the new pages from the next whole page on */
+	big_jobs = true;
+	oq_init(&t, 1, 16 * M);
+	zd_outq_set_huge(t.q, false);
+	zd_outq_start(t.q, 0, 0);
+	buf = zd_outq_get(t.q, 0, 3 * M + 17, false, &cap, &err);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(zd_outq_peak(t.q), 3 * M + 17);
+	memset(buf, 0xa5, cap);
+	zd_outq_put(t.q, 0, 0);
+	zd_outq_finish(t.q, 0, false);
+	ck_assert_zd_ok(zd_outq_wait(t.q, 0, &err), &err);
+	zd_outq_start(t.q, 1, 1);
+	buf = zd_outq_get(t.q, 1, 5 * M + 1, true, &cap, &err);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(zd_outq_peak(t.q), 5 * M + page);
+	ck_assert_uint_eq(buf[3 * M + 16], 0xa5);
+	ck_assert_uint_eq(buf[5 * M], 0);
+	zd_outq_put(t.q, 1, 0);
+	zd_outq_finish(t.q, 1, false);
+	ck_assert_zd_ok(zd_outq_wait(t.q, 1, &err), &err);
 	oq_done(&t);
 }
 END_TEST
