@@ -48,8 +48,8 @@ static const char usage_control[] =
  * made in it; then "pages SIZE MAPPED POPULATE UNMAP HUGE": the bytes
  * asked for and mapped, the CPU seconds to make their pages (as the queue
  * makes a new buffer's) and to unmap them at the end, and 1 where the
- * buffers are of huge pages.  Exit status 2 when
- * the member is not indexed zstd.
+ * buffers are of huge pages (all 0 but HUGE when no segment is decoded
+ * so).  Exit status 2 when the member is not indexed zstd.
  */
 #define TIME_CHUNK (256u << 10)
 
@@ -127,30 +127,34 @@ ip_progress(void *ctx, size_t len)
 	zd_outq_progress(ctx, 0, len);
 }
 
-/* The "pages" line's buffer, made for the largest segment decoded in
- * place: seconds of CPU, *size and *mapped set; 0 when there is none. */
+/* Job 0 of the "inplace" lines' queue: the "pages" line's buffer, made
+ * for the largest segment decoded in place with its pages made at once
+ * (none when there is none: the job is empty); seconds of CPU, *size and
+ * *mapped set, or -1. */
 static double
 pages_made(struct zd_outq *q, const struct zd_zseg_piece *pc, size_t n,
            uint64_t *size, size_t *mapped, struct zd_error *err)
 {
-	double c0;
+	double c0 = 0.0;
 	size_t cap;
 
 	*size = 0;
-	*mapped = 0;
 	for (size_t i = 0; i < n; i++)
 		if (pc[i].exact && pc[i].usize <= ZD_ZSEG_WHOLE_MAX &&
 		    pc[i].usize > *size &&
 		    ZD_ZSEG_POPULATE(pc[i].usize, pc[i].csize))
 			*size = pc[i].usize;
-	if (*size == 0)
-		return 0.0;
-	c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
 	zd_outq_start(q, 0, 0);
-	if (zd_outq_get(q, 0, (size_t)*size, true, &cap, err) == NULL)
-		return -1.0;
-	c0 = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
-	zd_outq_put(q, 0, 0);
+	if (*size > 0) {
+		c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+		if (zd_outq_get(q, 0, (size_t)*size, true, &cap, err) ==
+		    NULL) {
+			zd_outq_finish(q, 0, true);
+			return -1.0;
+		}
+		c0 = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+		zd_outq_put(q, 0, 0);
+	}
 	zd_outq_finish(q, 0, false);
 	*mapped = zd_outq_peak(q);
 	return zd_outq_wait(q, 0, err) < 0 ? -1.0 : c0;

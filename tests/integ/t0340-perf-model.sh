@@ -44,6 +44,18 @@ max=$(awk '$1 ~ /^[0-9]+$/ && $2 > m { m = $2 } END { print m }' "$T/stdout")
 ok "--segment-times: $segs lines, sizes adding up to the tar, the stream's, $segs in place, the buffer's pages"
 
 
+# one segment of 40 MiB of zeros: too large for its compressed bytes to
+# have its pages made at once, so no buffer for the pages line
+mkdir -p "$T/z/DEBIAN" "$T/z/usr/share/z"
+cp "$T/p/DEBIAN/control" "$T/z/DEBIAN/control"
+head -c 40M /dev/zero >"$T/z/usr/share/z/zeros"
+"$ZDEB" build -z3 --segment-size=64M "$T/z" "$T/z.deb" >/dev/null
+expect_status 0 timeout 60 "$ZDEB" cat-data --segment-times "$T/z.deb"
+[ "$(awk '$1 == "pages" { print $2, $3, $4 }' "$T/stdout")" = "0 0 0.000000" ] ||
+	fail "pages line of a segment made lazily: $(cat "$T/stdout")"
+grep -q '^inplace 0 ' "$T/stdout" || fail "no inplace line: $(cat "$T/stdout")"
+ok "--segment-times: no buffer made ahead for a segment whose pages come lazily"
+
 "$ZDEB" build -z3 --layout=single "$T/p" "$T/s.deb" >/dev/null
 expect_status 2 "$ZDEB" cat-data --segment-times "$T/s.deb"
 expect_stderr "has no segment index"
