@@ -90,6 +90,7 @@ struct zd_outq {
 	bool stalled;			/* a worker found the sink full */
 	bool write_failed;
 	bool huge;			/* huge pages asked for */
+	size_t page;			/* the page size */
 	/* the thread that writes while it decodes (see write_ready) */
 	pthread_t writer;
 	bool has_writer;
@@ -128,6 +129,7 @@ zd_outq_new(unsigned nslots, size_t chunk_size, size_t max_bytes,
 	q->ctx = ctx;
 	q->failed_job = UINT64_MAX;
 	q->huge = huge_pages();
+	q->page = (size_t)sysconf(_SC_PAGESIZE);
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->written, NULL);
 	pthread_cond_init(&q->space, NULL);
@@ -275,27 +277,28 @@ reclaim_check(void)
 }
 #endif
 
-/* Does the host take free memory back (above)?  Checked once. */
+/* Are a populated chunk's pages asked to be huge?  Where the kernel
+ * takes the hint and the host does not take free memory back (above,
+ * checked once). */
 static bool
-host_takes_back(void)
+huge_pages(void)
 {
 #if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
 	pthread_once(&reclaim_once, reclaim_check);
-	return host_reclaims;
+	return !host_reclaims;
 #else
 	return false;
 #endif
 }
 
-/* Are a populated chunk's pages asked to be huge? */
-static bool
-huge_pages(void)
+/* n rounded up to a multiple of step (a power of two), or n itself when
+ * that does not fit. */
+static size_t
+round_up(size_t n, size_t step)
 {
-#ifdef MADV_HUGEPAGE
-	return !host_takes_back();
-#else
-	return false;
-#endif
+	if (step == 0 || (step & (step - 1)) != 0 || n > SIZE_MAX - step)
+		return n;
+	return (n + step - 1) & ~(step - 1);
 }
 
 /*
@@ -307,28 +310,19 @@ huge_pages(void)
 static size_t
 chunk_cap(const struct zd_outq *q, size_t need, bool populate)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-
 	if (!populate)
 		return need;
-	if (need >= HUGE && need <= SIZE_MAX - HUGE && q->huge)
-		return (need + HUGE - 1) & ~(HUGE - 1);
-	if (page == 0 || (page & (page - 1)) != 0 || need > SIZE_MAX - page)
-		return need;
-	return (need + page - 1) & ~(page - 1);
+	return round_up(need, need >= HUGE && q->huge ? HUGE : q->page);
 }
 
-/* [p, p + len) in huge pages (huge) where the kernel gives them, else
- * not where the host takes free memory back, then all of it made at
- * once; its pages touched one by one if the kernel cannot (before 5.14:
- * one fault per huge page if it has them). */
+/* [p, p + len) in huge pages or not (huge), as the kernel takes the hint,
+ * then all of it made at once; its pages touched one by one if the kernel
+ * cannot (before 5.14: one fault per huge page if it has them). */
 static void
 map_pages(unsigned char *p, size_t len, bool huge)
 {
 #if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
-	/* a hint; may be refused */
-	if (huge || host_reclaims)
-		(void)madvise(p, len, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+	(void)madvise(p, len, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 #else
 	(void)huge;
 #endif
@@ -376,17 +370,16 @@ chunk_alloc(size_t cap, bool populate, bool huge)
 		map_pages(a, cap, true);
 		return c;
 	}
-	/* no huge pages to ask for: made at once by mmap, but where the
-	 * host takes memory back, kept from huge pages first */
+	/* with huge pages asked for, one too small for them is made at
+	 * once by mmap; without, it is kept from huge pages first */
 	c->data = mmap(NULL, cap, PROT_READ | PROT_WRITE,
 	               MAP_PRIVATE | MAP_ANONYMOUS |
-	               (populate && !host_takes_back() ? MAP_POPULATE : 0),
-	               -1, 0);
+	               (populate && huge ? MAP_POPULATE : 0), -1, 0);
 	if (c->data == MAP_FAILED) {
 		free(c);
 		return NULL;
 	}
-	if (populate && host_takes_back())
+	if (populate && !huge)
 		map_pages(c->data, cap, false);
 	return c;
 }
@@ -406,7 +399,6 @@ static struct chunk *
 chunk_grow(struct zd_outq *q, size_t cap, bool populate, bool exempt)
 {
 #ifdef MREMAP_MAYMOVE
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct chunk **best = NULL, *c;
 	unsigned char *p;
 	size_t old, from;
@@ -429,8 +421,7 @@ chunk_grow(struct zd_outq *q, size_t cap, bool populate, bool exempt)
 	p = mremap(c->data, old, cap, MREMAP_MAYMOVE);
 	/* from the first whole page past the old bytes (a claimed chunk's
 	 * size is not rounded): madvise takes page-aligned starts only */
-	from = page > 0 && old <= SIZE_MAX - page ?
-	       (old + page - 1) / page * page : old;
+	from = round_up(old, q->page);
 	if (p != MAP_FAILED && populate && from < cap)
 		map_pages(p + from, cap - from, false);
 	pthread_mutex_lock(&q->lock);
