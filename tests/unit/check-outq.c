@@ -385,45 +385,58 @@ START_TEST(test_outq_huge)
 }
 END_TEST
 
+/* Job job of a one-worker queue (slot job % 2) takes a whole buffer of
+ * size bytes on this thread, its pages made at once when populate. */
+static unsigned char *
+whole_start(struct oq_test *t, uint64_t job, size_t size, bool populate)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	unsigned char *buf;
+	size_t cap;
+
+	zd_outq_start(t->q, (unsigned)(job % 2), job);
+	buf = zd_outq_get(t->q, (unsigned)(job % 2), size, populate, &cap,
+	                  &err);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(cap, size);
+	return buf;
+}
+
+/* ... hands none of it on, ends, and is done with. */
+static void
+whole_end(struct oq_test *t, uint64_t job)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+
+	zd_outq_put(t->q, (unsigned)(job % 2), 0);
+	zd_outq_finish(t->q, (unsigned)(job % 2), false);
+	ck_assert_zd_ok(zd_outq_wait(t->q, job, &err), &err);
+}
+
 /* With huge pages: a whole piece's buffer, populated, is 2 MiB-aligned,
  * in whole 2 MiB (counted so), and reused for a later piece that fits;
  * one only claimed (not populated) takes its exact size. */
 START_TEST(test_outq_huge_caps)
 {
-	struct zd_error err = ZD_ERROR_INIT;
 	struct oq_test t;
 	const size_t M = (size_t)1 << 20;
 	unsigned char *buf;
-	size_t cap;
 
 	big_jobs = true;
 	oq_init(&t, 1, 64 * M);
 	zd_outq_set_huge(t.q, true);
-	zd_outq_start(t.q, 0, 0);
-	buf = zd_outq_get(t.q, 0, job_len(0) + 17, true, &cap, &err);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(cap, job_len(0) + 17);
+	buf = whole_start(&t, 0, job_len(0) + 17, true);
 	ck_assert_uint_eq((uintptr_t)buf % (2 * M), 0);
 	ck_assert_uint_eq(zd_outq_peak(t.q), 4 * M);
-	zd_outq_put(t.q, 0, 0);
-	zd_outq_finish(t.q, 0, false);
-	ck_assert_zd_ok(zd_outq_wait(t.q, 0, &err), &err);
+	whole_end(&t, 0);
 
-	zd_outq_start(t.q, 1, 1);
-	buf = zd_outq_get(t.q, 1, 3 * M, false, &cap, &err);
-	ck_assert_ptr_nonnull(buf);
+	whole_start(&t, 1, 3 * M, false);
 	ck_assert_uint_eq(zd_outq_peak(t.q), 4 * M);	/* reused */
-	zd_outq_put(t.q, 1, 0);
-	zd_outq_finish(t.q, 1, false);
-	ck_assert_zd_ok(zd_outq_wait(t.q, 1, &err), &err);
+	whole_end(&t, 1);
 
-	zd_outq_start(t.q, 0, 2);
-	buf = zd_outq_get(t.q, 0, 5 * M + 1, false, &cap, &err);
-	ck_assert_ptr_nonnull(buf);
+	whole_start(&t, 2, 5 * M + 1, false);
 	ck_assert_uint_eq(zd_outq_peak(t.q), 9 * M + 1);
-	zd_outq_put(t.q, 0, 0);
-	zd_outq_finish(t.q, 0, false);
-	ck_assert_zd_ok(zd_outq_wait(t.q, 2, &err), &err);
+	whole_end(&t, 2);
 	ck_assert_uint_eq(t.out_len, 0);
 	oq_done(&t);
 }
@@ -513,50 +526,35 @@ END_TEST
  */
 START_TEST(test_outq_page_caps)
 {
-	struct zd_error err = ZD_ERROR_INIT;
 	struct oq_test t;
 	const size_t M = (size_t)1 << 20;
 	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	unsigned char *buf;
-	size_t cap;
 
 	big_jobs = true;
 	oq_init(&t, 1, 16 * M);
 	zd_outq_set_huge(t.q, false);
-	zd_outq_start(t.q, 0, 0);
-	buf = zd_outq_get(t.q, 0, 3 * M + 17, true, &cap, &err);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(cap, 3 * M + 17);
+	buf = whole_start(&t, 0, 3 * M + 17, true);
 	ck_assert_uint_eq(zd_outq_peak(t.q), 3 * M + page);
-	memset(buf, 0xa5, cap);
-	zd_outq_put(t.q, 0, 0);
-	zd_outq_finish(t.q, 0, false);
-	ck_assert_zd_ok(zd_outq_wait(t.q, 0, &err), &err);
+	memset(buf, 0xa5, 3 * M + 17);
+	whole_end(&t, 0);
 
 	/* grown from 3 MiB + a page to 5 MiB + a page */
-	zd_outq_start(t.q, 1, 1);
-	buf = zd_outq_get(t.q, 1, 5 * M + 1, true, &cap, &err);
-	ck_assert_ptr_nonnull(buf);
+	buf = whole_start(&t, 1, 5 * M + 1, true);
 	ck_assert_uint_eq(zd_outq_peak(t.q), 5 * M + page);
 	ck_assert_uint_eq(buf[3 * M], 0xa5);		/* the same pages */
 	ck_assert_uint_eq(buf[5 * M], 0);		/* and new ones */
-	memset(buf, 0x5a, cap);
-	zd_outq_put(t.q, 1, 0);
-	zd_outq_finish(t.q, 1, false);
-	ck_assert_zd_ok(zd_outq_wait(t.q, 1, &err), &err);
+	memset(buf, 0x5a, 5 * M + 1);
+	whole_end(&t, 1);
 
 	/* 20 MiB, past the 16 MiB budget: the head job's with nothing
 	 * queued, which may pass it, grows the free one (its bytes kept),
 	 * maps no second */
-	zd_outq_start(t.q, 0, 2);
-	buf = zd_outq_get(t.q, 0, 20 * M, true, &cap, &err);
-	ck_assert_ptr_nonnull(buf);
+	buf = whole_start(&t, 2, 20 * M, true);
 	ck_assert_uint_eq(zd_outq_peak(t.q), 20 * M);
 	ck_assert_uint_eq(buf[5 * M], 0x5a);
 	ck_assert_uint_eq(buf[20 * M - 1], 0);
-	zd_outq_put(t.q, 0, 0);
-	zd_outq_finish(t.q, 0, false);
-	ck_assert_zd_ok(zd_outq_wait(t.q, 2, &err), &err);
+	whole_end(&t, 2);
 	ck_assert_uint_eq(t.out_len, 0);
 	oq_done(&t);
 
@@ -565,23 +563,15 @@ START_TEST(test_outq_page_caps)
 	big_jobs = true;
 	oq_init(&t, 1, 16 * M);
 	zd_outq_set_huge(t.q, false);
-	zd_outq_start(t.q, 0, 0);
-	buf = zd_outq_get(t.q, 0, 3 * M + 17, false, &cap, &err);
-	ck_assert_ptr_nonnull(buf);
+	buf = whole_start(&t, 0, 3 * M + 17, false);
 	ck_assert_uint_eq(zd_outq_peak(t.q), 3 * M + 17);
-	memset(buf, 0xa5, cap);
-	zd_outq_put(t.q, 0, 0);
-	zd_outq_finish(t.q, 0, false);
-	ck_assert_zd_ok(zd_outq_wait(t.q, 0, &err), &err);
-	zd_outq_start(t.q, 1, 1);
-	buf = zd_outq_get(t.q, 1, 5 * M + 1, true, &cap, &err);
-	ck_assert_ptr_nonnull(buf);
+	memset(buf, 0xa5, 3 * M + 17);
+	whole_end(&t, 0);
+	buf = whole_start(&t, 1, 5 * M + 1, true);
 	ck_assert_uint_eq(zd_outq_peak(t.q), 5 * M + page);
 	ck_assert_uint_eq(buf[3 * M + 16], 0xa5);
 	ck_assert_uint_eq(buf[5 * M], 0);
-	zd_outq_put(t.q, 1, 0);
-	zd_outq_finish(t.q, 1, false);
-	ck_assert_zd_ok(zd_outq_wait(t.q, 1, &err), &err);
+	whole_end(&t, 1);
 	oq_done(&t);
 }
 END_TEST
