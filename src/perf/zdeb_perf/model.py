@@ -363,9 +363,10 @@ def bound_of(times, sizes, cores, threads, sink, alpha, positional=False,
 def segment_run(zdeb, deb):
     """One `cat-data --segment-times` run: ([(usize, csize, seconds)] per
     segment, stream seconds, fixed seconds, [seconds in place] per segment
-    or None from a zdeb without those lines, Pages or None likewise).  A segment's and the
-    stream's time is the decoding thread's CPU time, which the machine's
-    other load hardly changes (on a quiet machine it is the wall time);
+    or None from a zdeb without those lines, Pages or None likewise).  A
+    segment's and the stream's time is the decoding thread's CPU time,
+    which the machine's other load hardly changes (on a quiet machine it
+    is the wall time);
     fixed is the rest of the process's wall time: starting, mapping the
     package, reading the index, exiting."""
     t0 = time.monotonic()
@@ -535,14 +536,14 @@ def write_once(sink, total, scratch, pace, together=False):
     one = {min(mask)} if together else None
     if one:
         os.sched_setaffinity(0, one)
-    try:
-        return _write_once(sink, buf, n, scratch, pace, one)
+    try:    # cat, started from here, inherits the CPU
+        return _write_once(sink, buf, n, scratch, pace)
     finally:
         if one:
             os.sched_setaffinity(0, mask)
 
 
-def _write_once(sink, buf, n, scratch, pace, one):
+def _write_once(sink, buf, n, scratch, pace):
     reader = None
     if sink == "null":
         fd = os.open(os.devnull, os.O_WRONLY)
@@ -556,10 +557,7 @@ def _write_once(sink, buf, n, scratch, pace, one):
         except OSError:
             pass
         with open(os.devnull, "wb") as out:
-            reader = subprocess.Popen(
-                ["cat"], stdin=rfd, stdout=out,
-                preexec_fn=(lambda: os.sched_setaffinity(0, one)) if one
-                else None)
+            reader = subprocess.Popen(["cat"], stdin=rfd, stdout=out)
         os.close(rfd)
     c0 = cpu_children()
     s0 = cpu_self()
