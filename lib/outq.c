@@ -47,13 +47,16 @@
  * multiple of it, in huge pages where the kernel gives them (x86-64 and
  * arm64 with 4 KiB pages: 2 MiB). */
 #define HUGE ((size_t)2 << 20)
+/* Bytes past a chunk's decoded ones whose pages are made (make_ahead). */
+#define AHEAD ((size_t)1 << 20)
 
 /*
  * A chunk: chunk_size bytes, or a whole piece (get with a size) that its
  * worker decodes in place and hands on as it fills (progress).  It is in
  * its slot's queue from get() on, so the writer writes its bytes as they
  * come and moves past it once it is done (put) and written whole.  Its
- * data is a mapping of its own, populated when made.
+ * data is a mapping of its own, its pages made at once or ahead of its
+ * bytes (make_ahead).
  */
 struct chunk {
 	struct chunk *next;		/* in a queue or the free list */
@@ -62,6 +65,9 @@ struct chunk {
 	size_t len;			/* bytes decoded so far */
 	size_t written;			/* of them, written */
 	bool done;			/* put: len is final */
+	bool whole;			/* a whole piece's (get with a size) */
+	bool ahead;			/* pages made ahead of its bytes */
+	size_t made;			/* bytes whose pages are made */
 	unsigned char *data;
 };
 
@@ -70,6 +76,7 @@ struct oq_slot {
 	struct chunk *head, *tail;	/* from get(), not written yet */
 	struct chunk *filling;		/* the worker's, from get() */
 	bool started, finished, failed;
+	bool had_chunk;			/* its job had a get() */
 };
 
 struct zd_outq {
@@ -82,6 +89,10 @@ struct zd_outq {
 	size_t bytes;			/* the chunks' caps, free ones too */
 	size_t peak;			/* the most bytes held at once */
 	struct chunk *free, *all;
+	struct chunk *dead;		/* to unmap (draining) */
+	uint64_t jobs;			/* zd_outq_set_jobs, or UINT64_MAX */
+	uint64_t jobs_got;		/* jobs that had a get() */
+	bool draining;			/* every job had a get() */
 	zd_outq_write_fn write;
 	void *ctx;
 	uint64_t head;			/* the job being written */
@@ -109,6 +120,16 @@ flush_due(const struct zd_outq *q)
 	return q->stalled && !q->writing && !q->write_failed;
 }
 
+/* Lock held: a worker found the sink full, or left the writing to the
+ * writer; once draining, a worker waiting in zd_outq_flush writes it. */
+static void
+mark_stalled(struct zd_outq *q)
+{
+	q->stalled = true;
+	if (q->draining)
+		pthread_cond_broadcast(&q->space);
+}
+
 struct zd_outq *
 zd_outq_new(unsigned nslots, size_t chunk_size, size_t max_bytes,
             zd_outq_write_fn write, void *ctx)
@@ -128,6 +149,7 @@ zd_outq_new(unsigned nslots, size_t chunk_size, size_t max_bytes,
 	q->write = write;
 	q->ctx = ctx;
 	q->failed_job = UINT64_MAX;
+	q->jobs = UINT64_MAX;
 	q->huge = huge_pages();
 	q->page = (size_t)sysconf(_SC_PAGESIZE);
 	pthread_mutex_init(&q->lock, NULL);
@@ -159,18 +181,24 @@ zd_outq_free(struct zd_outq *q)
 	free(q);
 }
 
-/* Lock held. */
+/* Lock held: c is written whole; to the pool, or, a whole piece's once
+ * no job will ask for one again, to be unmapped (zd_outq_set_jobs). */
 static void
 chunk_release(struct zd_outq *q, struct chunk *c)
 {
-	c->next = q->free;
-	q->free = c;
+	if (q->draining && c->whole) {
+		c->next = q->dead;
+		q->dead = c;
+	} else {
+		c->next = q->free;
+		q->free = c;
+	}
 	pthread_cond_broadcast(&q->space);
 }
 
-/* Lock held: c leaves the pool (a free chunk too small to be used). */
+/* Lock held: c leaves the pool, to be destroyed. */
 static void
-chunk_unmap(struct zd_outq *q, struct chunk *c)
+chunk_unlink(struct zd_outq *q, struct chunk *c)
 {
 	if (c->aprev != NULL)
 		c->aprev->anext = c->anext;
@@ -179,7 +207,61 @@ chunk_unmap(struct zd_outq *q, struct chunk *c)
 	if (c->anext != NULL)
 		c->anext->aprev = c->aprev;
 	q->bytes -= c->cap;
+}
+
+/* Lock held: c leaves the pool (a free chunk too small to be used). */
+static void
+chunk_unmap(struct zd_outq *q, struct chunk *c)
+{
+	chunk_unlink(q, c);
 	chunk_destroy(c);
+}
+
+/* Lock held (dropped while unmapping): the dead chunks unmapped. */
+static void
+unmap_dead(struct zd_outq *q)
+{
+	struct chunk *list = q->dead, *c, *n;
+
+	q->dead = NULL;
+	for (c = list; c != NULL; c = c->next)
+		chunk_unlink(q, c);
+	pthread_mutex_unlock(&q->lock);
+	for (c = list; c != NULL; c = n) {
+		n = c->next;
+		chunk_destroy(c);
+	}
+	pthread_mutex_lock(&q->lock);
+	pthread_cond_broadcast(&q->space);	/* the budget has room */
+}
+
+/*
+ * Lock held: every job has had its first chunk, so no job asks for a
+ * whole piece's chunk again: the free ones and those written whole from
+ * now on are unmapped by a worker with nothing else to do
+ * (zd_outq_flush), while the others decode and write the last pieces,
+ * not by the calling thread once all is written.  On a 2-vCPU EPYC the
+ * text tree's 33 MiB of them took 2.0-2.9 ms to unmap at the end of
+ * cat-data -T2 | cat, the other CPU idle (a scratch build's log).
+ */
+static void
+start_draining(struct zd_outq *q)
+{
+	struct chunk **pp = &q->free;
+
+	q->draining = true;
+	while (*pp != NULL) {
+		struct chunk *c = *pp;
+
+		if (c->whole) {
+			*pp = c->next;
+			c->next = q->dead;
+			q->dead = c;
+		} else {
+			pp = &c->next;
+		}
+	}
+	pthread_cond_broadcast(&q->space);
 }
 
 void
@@ -194,6 +276,7 @@ zd_outq_start(struct zd_outq *q, unsigned slot, uint64_t job)
 	s->job = job;
 	s->started = true;
 	s->finished = s->failed = false;
+	s->had_chunk = false;
 	pthread_mutex_unlock(&q->lock);
 }
 
@@ -315,17 +398,25 @@ chunk_cap(const struct zd_outq *q, size_t need, bool populate)
 	return round_up(need, need >= HUGE && q->huge ? HUGE : q->page);
 }
 
-/* [p, p + len) in huge pages or not (huge), as the kernel takes the hint,
- * then all of it made at once; its pages touched one by one if the kernel
- * cannot (before 5.14: one fault per huge page if it has them). */
+/* [p, p + len) to be of huge pages or not (huge), as the kernel takes
+ * the hint. */
 static void
-map_pages(unsigned char *p, size_t len, bool huge)
+hint_pages(unsigned char *p, size_t len, bool huge)
 {
 #if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
 	(void)madvise(p, len, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 #else
+	(void)p;
+	(void)len;
 	(void)huge;
 #endif
+}
+
+/* The pages of [p, p + len) made at once; touched one by one if the
+ * kernel cannot (before 5.14: one fault per huge page if it has them). */
+static void
+make_pages(unsigned char *p, size_t len)
+{
 #ifdef MADV_POPULATE_WRITE
 	if (madvise(p, len, MADV_POPULATE_WRITE) == 0)
 		return;
@@ -335,12 +426,37 @@ map_pages(unsigned char *p, size_t len, bool huge)
 }
 
 /*
- * A fresh chunk has its pages populated at once when asked: on Linux about
- * 2/3 of the cost of faulting them in one by one as the decoder writes,
- * and less again in huge pages (above).  Not for a size only a claim
- * stands for (a piece whose index says it decodes to far more than its
- * compressed bytes): then memory follows what is decoded, not what is
- * claimed, 4 KiB at a time.
+ * Worker, lock not held: the pages of its chunk c made up to AHEAD past
+ * the len bytes decoded into it, AHEAD / 2 or more at a time, when its
+ * get() asked for pages made at once (a chunk of huge pages has all of
+ * them from the start).  Made all at once, a whole piece's 4-8 MiB held
+ * its first byte back by 2-3 ms at the start of cat-data -T2 | cat, and
+ * the other worker's mmap(2) waited as long for the mm lock (2-vCPU
+ * EPYC, the text tree, a scratch build's log); one page at a time, as
+ * the decoder writes, costs about 3/2 as much again (chunk_alloc).
+ */
+static void
+make_ahead(const struct zd_outq *q, struct chunk *c, size_t len)
+{
+	size_t end = round_up(c->cap, q->page), to;
+
+	if (!c->ahead || c->made >= end || len > SIZE_MAX - AHEAD ||
+	    len + AHEAD / 2 <= c->made)
+		return;
+	to = round_up(len + AHEAD, q->page);
+	if (to > end)
+		to = end;
+	make_pages(c->data + c->made, to - c->made);
+	c->made = to;
+}
+
+/*
+ * A fresh chunk's pages are made, when asked, at once in huge pages
+ * (above), else ahead of its bytes (make_ahead): on Linux, either costs
+ * about 2/3 of faulting them in one by one as the decoder writes.  Not
+ * for a size only a claim stands for (a piece whose index says it decodes
+ * to far more than its compressed bytes): then memory follows what is
+ * decoded, not what is claimed, 4 KiB at a time.
  */
 static struct chunk *
 chunk_alloc(size_t cap, bool populate, bool huge)
@@ -367,7 +483,9 @@ chunk_alloc(size_t cap, bool populate, bool huge)
 		if (a + cap < p + cap + HUGE)
 			munmap(a + cap, (size_t)(p + HUGE - a));
 		c->data = a;
-		map_pages(a, cap, true);
+		hint_pages(a, cap, true);
+		make_pages(a, cap);
+		c->made = cap;
 		return c;
 	}
 	/* with huge pages asked for, one too small for them is made at
@@ -379,14 +497,16 @@ chunk_alloc(size_t cap, bool populate, bool huge)
 		free(c);
 		return NULL;
 	}
-	if (populate && !huge)
-		map_pages(c->data, cap, false);
+	if (populate && huge)
+		c->made = cap;
+	else if (populate)
+		hint_pages(c->data, cap, false);
 	return c;
 }
 
 /*
  * Lock held (dropped while growing): the largest free chunk, grown to cap
- * bytes (the new pages made at once when populate), for a piece none
+ * bytes (its new pages made as it fills, see make_ahead), for a piece none
  * fits; NULL when none is free, huge pages are asked for (a moved mapping
  * would lose their alignment), the budget has no room for the growth, or
  * mremap(2) fails.
@@ -396,12 +516,12 @@ chunk_alloc(size_t cap, bool populate, bool huge)
  * from 50 to 39 MB (doc/measurements/decode-2026-11-27-yield.txt).
  */
 static struct chunk *
-chunk_grow(struct zd_outq *q, size_t cap, bool populate, bool exempt)
+chunk_grow(struct zd_outq *q, size_t cap, bool exempt)
 {
 #ifdef MREMAP_MAYMOVE
 	struct chunk **best = NULL, *c;
 	unsigned char *p;
-	size_t old, from;
+	size_t old;
 
 	for (struct chunk **pp = &q->free; *pp != NULL; pp = &(*pp)->next)
 		if (best == NULL || (*pp)->cap > (*best)->cap)
@@ -419,11 +539,6 @@ chunk_grow(struct zd_outq *q, size_t cap, bool populate, bool exempt)
 		q->peak = q->bytes;
 	pthread_mutex_unlock(&q->lock);
 	p = mremap(c->data, old, cap, MREMAP_MAYMOVE);
-	/* from the first whole page past the old bytes (a claimed chunk's
-	 * size is not rounded): madvise takes page-aligned starts only */
-	from = round_up(old, q->page);
-	if (p != MAP_FAILED && populate && from < cap)
-		map_pages(p + from, cap - from, false);
 	pthread_mutex_lock(&q->lock);
 	if (p == MAP_FAILED) {
 		q->bytes -= cap - old;
@@ -437,7 +552,6 @@ chunk_grow(struct zd_outq *q, size_t cap, bool populate, bool exempt)
 #else
 	(void)q;
 	(void)cap;
-	(void)populate;
 	(void)exempt;
 	return NULL;
 #endif
@@ -465,13 +579,16 @@ chunk_get(struct zd_outq *q, const struct oq_slot *s, size_t need,
 	if (q->bytes <= q->max_bytes || exempt) {
 		c = take_free(q, need);
 		if (c == NULL)
-			c = chunk_grow(q, cap, populate, exempt);
+			c = chunk_grow(q, cap, exempt);
 		if (c != NULL)
 			return c;
 	}
-	while (q->bytes + cap > q->max_bytes && q->free != NULL) {
-		c = q->free;
-		q->free = c->next;
+	while (q->bytes + cap > q->max_bytes &&
+	       (q->free != NULL || q->dead != NULL)) {
+		struct chunk **list = q->free != NULL ? &q->free : &q->dead;
+
+		c = *list;
+		*list = c->next;
 		chunk_unmap(q, c);
 	}
 	if (q->bytes + cap > q->max_bytes && !exempt)
@@ -530,9 +647,16 @@ zd_outq_get(struct zd_outq *q, unsigned slot, size_t size, bool populate,
 	}
 	if (pthread_equal(q->writer, pthread_self()))
 		q->writer_decoding = true;
+	if (!s->had_chunk) {
+		s->had_chunk = true;
+		if (++q->jobs_got == q->jobs)
+			start_draining(q);
+	}
 	c->next = NULL;
 	c->len = c->written = 0;
 	c->done = false;
+	c->whole = size > 0;
+	c->ahead = populate || size == 0;
 	if (s->tail != NULL)
 		s->tail->next = c;
 	else
@@ -540,6 +664,7 @@ zd_outq_get(struct zd_outq *q, unsigned slot, size_t size, bool populate,
 	s->tail = c;
 	s->filling = c;
 	pthread_mutex_unlock(&q->lock);
+	make_ahead(q, c, 0);	/* c is this worker's until it is done */
 	*cap = need;
 	return c->data;
 }
@@ -585,7 +710,7 @@ write_ready(struct zd_outq *q, bool nowait)
 		return false;
 	if (nowait && q->writer_decoding &&
 	    !pthread_equal(q->writer, pthread_self())) {
-		q->stalled = true;
+		mark_stalled(q);
 		return false;
 	}
 	q->writing = true;
@@ -614,7 +739,7 @@ write_ready(struct zd_outq *q, bool nowait)
 			}
 			c->written = from + (size_t)rc;
 			if (c->written < to) {
-				q->stalled = true;
+				mark_stalled(q);
 				full = true;
 				break;
 			}
@@ -659,15 +784,18 @@ void
 zd_outq_progress(struct zd_outq *q, unsigned slot, size_t len)
 {
 	struct oq_slot *s = &q->slots[slot];
-
+	struct chunk *c;
 	bool full = false;
 
 	pthread_mutex_lock(&q->lock);
-	if (s->filling != NULL && len > s->filling->len) {
-		s->filling->len = len;
+	c = s->filling;
+	if (c != NULL && len > c->len) {
+		c->len = len;
 		full = write_ready(q, true);
 	}
 	pthread_mutex_unlock(&q->lock);
+	if (c != NULL)
+		make_ahead(q, c, len);
 	yield_to_reader(full);
 }
 
@@ -718,18 +846,44 @@ zd_outq_finish(struct zd_outq *q, unsigned slot, bool failed)
 	yield_to_reader(full);
 }
 
+/* Lock held: is there nothing more for a worker with no job to wait
+ * for (see zd_outq_flush)? */
+static bool
+drained(const struct zd_outq *q)
+{
+	return !q->draining || q->head >= q->jobs || q->write_failed ||
+	       q->failed_job != UINT64_MAX;
+}
+
 bool
 zd_outq_flush(struct zd_outq *q)
 {
-	bool wrote = false;
+	bool did = false;
 
 	pthread_mutex_lock(&q->lock);
-	if (flush_due(q)) {
-		write_ready(q, false);
-		wrote = true;
+	for (;;) {
+		if (q->dead != NULL) {
+			unmap_dead(q);
+			did = true;
+		} else if (flush_due(q)) {
+			write_ready(q, false);
+			did = true;
+		} else if (drained(q)) {
+			break;
+		} else {
+			pthread_cond_wait(&q->space, &q->lock);
+		}
 	}
 	pthread_mutex_unlock(&q->lock);
-	return wrote;
+	return did;
+}
+
+void
+zd_outq_set_jobs(struct zd_outq *q, uint64_t jobs)
+{
+	pthread_mutex_lock(&q->lock);
+	q->jobs = jobs;
+	pthread_mutex_unlock(&q->lock);
 }
 
 int
@@ -775,6 +929,17 @@ zd_outq_huge(struct zd_outq *q)
 	huge = q->huge;
 	pthread_mutex_unlock(&q->lock);
 	return huge;
+}
+
+size_t
+zd_outq_held(struct zd_outq *q)
+{
+	size_t held;
+
+	pthread_mutex_lock(&q->lock);
+	held = q->bytes;
+	pthread_mutex_unlock(&q->lock);
+	return held;
 }
 
 size_t

@@ -81,9 +81,17 @@ void zd_outq_put(struct zd_outq *q, unsigned slot, size_t len);
 /* Worker: the job in slot is over (failed or not); writes likewise. */
 void zd_outq_finish(struct zd_outq *q, unsigned slot, bool failed);
 
-/* A worker with nothing else to do: writes, waiting for the sink, what
- * a worker left when it found the sink full.  True if it did. */
+/*
+ * A worker with nothing else to do: writes, waiting for the sink, what
+ * a worker left when it found the sink full.  Once every job has had its
+ * first chunk (zd_outq_set_jobs), also unmaps whole pieces' chunks as
+ * they are written, and returns only when all is written (or a job or a
+ * write failed).  True if it did anything.
+ */
 bool zd_outq_flush(struct zd_outq *q);
+/* Before the first get(): the queue will see jobs jobs (0 to jobs - 1),
+ * so it knows when no job will ask for a whole piece's chunk again. */
+void zd_outq_set_jobs(struct zd_outq *q, uint64_t jobs);
 
 /*
  * Calling thread: waits until job is written whole or cannot be: returns
@@ -106,5 +114,7 @@ bool zd_outq_huge(struct zd_outq *q);
  * ones too): max_bytes at most, unless the head job's worker needed one
  * chunk more. */
 size_t zd_outq_peak(struct zd_outq *q);
+/* The bytes the pool maps now (its chunks' mappings, free ones too). */
+size_t zd_outq_held(struct zd_outq *q);
 
 #endif

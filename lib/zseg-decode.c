@@ -529,6 +529,8 @@ decode_pieces(struct dec *d, struct zd_error *err)
 	} else {
 		d->q = zd_outq_new(WINDOW(threads), CHUNK, MEM_BUDGET, d_write,
 		                   d);
+		if (d->q != NULL)
+			zd_outq_set_jobs(d->q, d->n);
 	}
 	if (d->wk == NULL || (!positional && d->q == NULL)) {
 		zd_err(err, ZD_E_NOMEM, "out of memory");

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "lib/outq.h"
@@ -195,6 +196,9 @@ oq_init(struct oq_test *t, unsigned threads, size_t max_bytes)
 	ck_assert_ptr_nonnull(t->out);
 	t->q = zd_outq_new(threads + 1, CHUNK, max_bytes, t_write, t);
 	ck_assert_ptr_nonnull(t->q);
+	/* as zseg-decode.c does: the last jobs' chunks are unmapped as
+	 * they are written, by workers with nothing else to do */
+	zd_outq_set_jobs(t->q, t->njobs);
 }
 
 static void
@@ -372,6 +376,7 @@ START_TEST(test_outq_huge)
 	oq_init(&t, threads, (size_t)6 << 20);
 	t.njobs = 8;
 	t.total = jobs_len(t.njobs);
+	zd_outq_set_jobs(t.q, t.njobs);
 	t.whole = true;
 	ck_assert_zd_ok(zd_sched_run(&ops, &t, threads, threads + 1, &err),
 	                &err);
@@ -576,6 +581,124 @@ START_TEST(test_outq_page_caps)
 }
 END_TEST
 
+/* Pages of [p, p + len) that are resident (made). */
+static size_t
+resident(const unsigned char *p, size_t len)
+{
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t n = (len + page - 1) / page, made = 0;
+	unsigned char *v = malloc(n);
+
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(mincore((void *)p, len, v), 0);
+	for (size_t i = 0; i < n; i++)
+		made += v[i] & 1;
+	free(v);
+	return made * page;
+}
+
+/*
+ * Without huge pages, a whole piece's fresh buffer has its pages made 1
+ * MiB ahead of the bytes handed on (zd_outq_progress), not all at once;
+ * a claimed one (populate false) none ahead.
+ */
+START_TEST(test_outq_pages_ahead)
+{
+	struct oq_test t;
+	const size_t M = (size_t)1 << 20;
+	unsigned char *buf;
+
+	big_jobs = true;
+	oq_init(&t, 1, 64 * M);
+	zd_outq_set_huge(t.q, false);
+	buf = whole_start(&t, 0, 8 * M, true);
+	ck_assert_uint_eq(resident(buf, 8 * M), M);
+	zd_outq_progress(t.q, 0, 3 * M);
+	ck_assert_uint_eq(resident(buf, 8 * M), 4 * M);
+	zd_outq_progress(t.q, 0, 3 * M + 4096);		/* within half */
+	ck_assert_uint_eq(resident(buf, 8 * M), 4 * M);
+	zd_outq_progress(t.q, 0, 7 * M + 5);		/* to the end */
+	ck_assert_uint_eq(resident(buf, 8 * M), 8 * M);
+	zd_outq_put(t.q, 0, 8 * M);
+	zd_outq_finish(t.q, 0, false);
+	oq_done(&t);
+
+	oq_init(&t, 1, 64 * M);
+	zd_outq_set_huge(t.q, false);
+	buf = whole_start(&t, 0, 8 * M, false);
+	ck_assert_uint_eq(resident(buf, 8 * M), 0);
+	whole_end(&t, 0);
+	oq_done(&t);
+}
+END_TEST
+
+struct flusher {
+	struct zd_outq *q;
+	bool returned;
+};
+
+static void *
+flush_thread(void *arg)
+{
+	struct flusher *f = arg;
+
+	zd_outq_flush(f->q);
+	__atomic_store_n(&f->returned, true, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/*
+ * Until every job has had its chunk (zd_outq_set_jobs), a whole piece's
+ * chunk written whole is kept for reuse; from then on it is unmapped by
+ * a worker with nothing else to do (zd_outq_flush), which returns only
+ * once all is written.
+ */
+START_TEST(test_outq_drain)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct oq_test t;
+	struct flusher f;
+	pthread_t th;
+	const size_t M = (size_t)1 << 20;
+	unsigned char *buf;
+	size_t cap;
+
+	big_jobs = true;
+	oq_init(&t, 1, 64 * M);
+	zd_outq_set_huge(t.q, false);
+	zd_outq_set_jobs(t.q, 3);
+	whole_start(&t, 0, 3 * M, true);
+	whole_end(&t, 0);
+	ck_assert_uint_eq(zd_outq_held(t.q), 3 * M);	/* kept */
+	ck_assert(!zd_outq_flush(t.q));		/* not draining: nothing */
+	whole_start(&t, 1, 2 * M, true);	/* reuses it */
+	ck_assert_uint_eq(zd_outq_held(t.q), 3 * M);
+	/* job 2's chunk, the last job's first: draining from here on */
+	zd_outq_start(t.q, 0, 2);
+	buf = zd_outq_get(t.q, 0, 4 * M, true, &cap, &err);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(zd_outq_held(t.q), 7 * M);
+	f.q = t.q;
+	f.returned = false;
+	ck_assert_int_eq(pthread_create(&th, NULL, flush_thread, &f), 0);
+	whole_end(&t, 1);	/* written: unmapped by the flusher */
+	for (int i = 0; i < 2000 && zd_outq_held(t.q) > 4 * M; i++)
+		usleep(1000);
+	ck_assert_uint_eq(zd_outq_held(t.q), 4 * M);
+	usleep(20000);
+	ck_assert(!__atomic_load_n(&f.returned, __ATOMIC_SEQ_CST));
+	memset(buf, 0x11, 4 * M);
+	zd_outq_put(t.q, 0, 4 * M);
+	zd_outq_finish(t.q, 0, false);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	ck_assert(f.returned);
+	ck_assert_uint_eq(zd_outq_held(t.q), 0);
+	ck_assert_zd_ok(zd_outq_wait(t.q, 2, &err), &err);
+	ck_assert_uint_eq(t.out_len, 4 * M);	/* jobs 0, 1 put nothing */
+	oq_done(&t);
+}
+END_TEST
+
 /* A balloon device's features file, as sysfs gives it: one '0' or '1'
  * per feature bit, lowest first. */
 static void
@@ -630,6 +753,8 @@ outq_suite(void)
 	tcase_add_loop_test(core, test_outq_huge, 0, n);
 	tcase_add_test(core, test_outq_huge_caps);
 	tcase_add_test(core, test_outq_page_caps);
+	tcase_add_test(core, test_outq_pages_ahead);
+	tcase_add_test(core, test_outq_drain);
 	tcase_add_test(core, test_outq_one_writer);
 	tcase_add_test(host, test_outq_host_reclaims);
 	tcase_add_loop_test(malformed, test_outq_job_failure, 0, 4 * n);
