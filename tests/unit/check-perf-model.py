@@ -257,8 +257,11 @@ class Simulate(unittest.TestCase):
         self.assertAlmostEqual(simulate([1.0] * 4, [m] * 4, 2, 2, window=2,
                                         pages=p), 2.0 + m * 1e-9, places=6)
         # 40 MiB pieces after them: each grows a free one by 20 MiB; in
-        # huge pages none grows, each is new (40 MiB); unmapping (0.1
-        # ns/B) what was mapped, 80 or 120 MiB, at the end
+        # huge pages none grows, each is new (40 MiB).  Unmapping (0.1
+        # ns/B): the two 40 MiB buffers at the end, given back after the
+        # last decode; the 20 MiB ones of huge pages, free or given back
+        # once the last piece has started and while it decodes, beside
+        # it (outq.c's draining), not at the end
         sizes = [m, m, 2 * m, 2 * m]
         self.assertAlmostEqual(
             simulate([1.0] * 4, sizes, 2, 2, window=2,
@@ -267,7 +270,13 @@ class Simulate(unittest.TestCase):
         self.assertAlmostEqual(
             simulate([1.0] * 4, sizes, 2, 2, window=2,
                      pages=Pages(1e-9, 1e-10, True)),
-            2.0 + 3 * m * 1e-9 + 6 * m * 1e-10, places=6)
+            2.0 + 3 * m * 1e-9 + 4 * m * 1e-10, places=6)
+        # 3 pieces on 2 threads, the last one long: the buffer it does
+        # not take goes while it decodes, its own at the end
+        self.assertAlmostEqual(
+            simulate([1.0, 1.0, 3.0], [m] * 3, 2, 2,
+                     pages=Pages(0.0, 1e-10)),
+            4.0 + m * 1e-10, places=6)
         # with the default window piece 3 starts before piece 1 is
         # written: a third buffer
         self.assertAlmostEqual(simulate([1.0] * 4, [m] * 4, 2, 2,

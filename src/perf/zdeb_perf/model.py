@@ -167,8 +167,12 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
 
     pages (Pages): a piece decoded in place takes a buffer from the
     queue's pool when it starts and gives it back once written whole; a
-    buffer made or grown for it costs its worker the new pages first, and
-    all are unmapped at the end, on the calling thread."""
+    buffer made or grown for it costs its worker the new pages first.
+    Once the last piece has started, the free buffers and those given
+    back while a piece still decodes are unmapped by a worker with
+    nothing else to do, beside the others (outq.c's draining); those
+    given back after the last decode ends cost their unmapping at the
+    end."""
     n = len(times)
     if n != len(sizes):
         raise ValueError("times and sizes differ in length")
@@ -205,6 +209,7 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
         evict_of = [0.0] * n
     times = list(times)
     pool = _Pool(pages) if pages is not None else None
+    late = 0                    # bytes unmapped after the last decode
     buf = [None] * n            # a piece's buffer from the pool
     prog = [0.0] * n            # decoded fraction
     wr = [0.0] * n              # bytes written
@@ -228,6 +233,8 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
                     rate_b[nxt] = sizes[nxt] / times[nxt]
             running.append(nxt)
             nxt += 1
+            if pool is not None and nxt == n:
+                pool.free = []  # draining: unmapped beside the decoders
         # pieces that take no time are done at once
         for i in list(running):
             if times[i] <= 0:
@@ -318,12 +325,15 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
                 wr[head] >= sizes[head] - 1e-6:
             wr[head] = sizes[head]
             if buf[head] is not None:
-                pool.free.append(buf[head])
+                if nxt < n:
+                    pool.free.append(buf[head])
+                elif not running:
+                    late += buf[head]
             head += 1
         # in the real writer a finished head hands on to the next piece's
         # queued chunks at once (outq.c): the loop continues there
     if pool is not None:
-        t += pool.mapped * pages.unmap
+        t += late * pages.unmap
     return t
 
 
