@@ -128,9 +128,9 @@ ip_progress(void *ctx, size_t len)
 }
 
 /* Job 0 of the "inplace" lines' queue: the "pages" line's buffer, made
- * for the largest segment decoded in place with its pages made at once
- * (none when there is none: the job is empty); seconds of CPU, *size and
- * *mapped set, or -1. */
+ * for the largest segment decoded in place with all its pages made, as
+ * the queue makes them ahead of a piece's bytes (none when there is none:
+ * the job is empty); seconds of CPU, *size and *mapped set, or -1. */
 static double
 pages_made(struct zd_outq *q, const struct zd_zseg_piece *pc, size_t n,
            uint64_t *size, size_t *mapped, struct zd_error *err)
@@ -152,6 +152,9 @@ pages_made(struct zd_outq *q, const struct zd_zseg_piece *pc, size_t n,
 			zd_outq_finish(q, 0, true);
 			return -1.0;
 		}
+		/* handed on whole (to a sink that drops it): its pages
+		 * made to the end */
+		zd_outq_progress(q, 0, (size_t)*size);
 		c0 = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
 		zd_outq_put(q, 0, 0);
 	}
