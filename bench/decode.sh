@@ -3,6 +3,7 @@
 # bench/decode.sh [--runs N] [--levels "3 19"] [lib | text | TREE]
 # bench/decode.sh --ceiling [--runs N] [--levels 3] [--gap S] [lib | text | TREE]...
 # bench/decode.sh --idle [--runs N] [--levels 3] [lib | text | TREE]...
+# bench/decode.sh --ab OTHER [--runs N] [--levels 3] [lib | text | TREE]...
 #
 # Size and decode speed of zdeb's zstd layouts on one tar of real files
 # (lib, the default: ~150 MB of /usr/lib/x86_64-linux-gnu and
@@ -38,12 +39,21 @@
 # zdeb's uninterruptible sleep (the mm lock, the pipe's mutex); medians
 # with their 95 % intervals.  Needs perf; the recording slows every run,
 # so the windows are not the table's wall times.
+#
+# --ab OTHER: this zdeb against another build of it (OTHER, a path), paired
+# round by round into a pipe into cat: each round runs both -T2 and the
+# ceiling's pair (this zdeb's -T1, two copies at once); prints each one's
+# share of the ceiling round by round (pair / (2 x -T2)) and OTHER's -T2
+# wall over this one's, each a median with its 95 % interval.  A change
+# worth a few per cent shows there when the rounds' spread hides it in the
+# medians.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=7
 levels="3 19"
 ceiling=
 idle=
+against=
 rounds_gap=
 zdeb=${ZDEB:-$top/_build/src/zdeb}
 while [ $# -gt 0 ]; do
@@ -52,8 +62,9 @@ while [ $# -gt 0 ]; do
 	--levels) levels=$2; shift 2;;
 	--ceiling) ceiling=1; shift;;
 	--idle) idle=1; shift;;
+	--ab) against=$2; shift 2;;
 	--gap) rounds_gap=$2; shift 2;;
-	-h|--help) sed -n '3,39p' "$0"; exit 0;;
+	-h|--help) sed -n '3,49p' "$0"; exit 0;;
 	*) break;;
 	esac
 done
@@ -182,6 +193,31 @@ ceiling_table() {
 	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# ab_table OTHER TREE...: see --ab above
+ab_table() {
+	local other=$1 L=${levels%% *} name
+	shift
+	[ -x "$other" ] || { echo "--ab: $other is not an executable" >&2; exit 2; }
+	cpu_line
+	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (wall times are only meaningful under 0.5)"
+	echo "level $L; $runs interleaved rounds into a pipe into cat; zdeb: $zdeb; other: $other; pair: zdeb -T1 of two copies at once; share: pair / (2 x -T2) round by round; other/zdeb: -T2's wall round by round; medians [95 % interval]"
+	printf '%-5s %-24s %-24s %-24s %-20s %-20s %-20s\n' tree "zdeb -T2 s" \
+		"other -T2 s" "pair s" "zdeb share" "other share" "other/zdeb"
+	for name in "$@"; do
+		pair_debs "$name" "$L"
+		local d="'$zdeb' cat-data" o="'$other' cat-data"
+		rounds "$runs" "a2=$d -T2 '$W/i.deb' | cat" \
+			"b2=$o -T2 '$W/i.deb' | cat" \
+			"ppair=$d -T1 '$W/i.deb' | cat & $d -T1 '$W/i-copy.deb' | cat; wait"
+		printf '%-5s %-24s %-24s %-24s %-20s %-20s %-20s\n' \
+			"$(basename "$name")" "${T[a2]} (${S[a2]})" \
+			"${T[b2]} (${S[b2]})" "${T[ppair]} (${S[ppair]})" \
+			"$(round_share ppair a2 2)" "$(round_share ppair b2 2)" \
+			"$(round_share b2 a2 1)"
+	done
+	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 # idle_table TREE...: see --idle above
 idle_table() {
 	local L=${levels%% *} name r k d cmd
@@ -256,6 +292,11 @@ PY
 if [ -n "$ceiling" ]; then
 	[ $# -gt 0 ] || set -- lib text
 	ceiling_table "$@"
+	exit 0
+fi
+if [ -n "$against" ]; then
+	[ $# -gt 0 ] || set -- text lib
+	ab_table "$against" "$@"
 	exit 0
 fi
 if [ -n "$idle" ]; then
