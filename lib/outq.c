@@ -196,7 +196,8 @@ chunk_release(struct zd_outq *q, struct chunk *c)
 	pthread_cond_broadcast(&q->space);
 }
 
-/* Lock held: c leaves the pool, to be destroyed. */
+/* Lock held: c leaves the list of all chunks, to be destroyed (its
+ * bytes still counted). */
 static void
 chunk_unlink(struct zd_outq *q, struct chunk *c)
 {
@@ -206,7 +207,6 @@ chunk_unlink(struct zd_outq *q, struct chunk *c)
 		q->all = c->anext;
 	if (c->anext != NULL)
 		c->anext->aprev = c->aprev;
-	q->bytes -= c->cap;
 }
 
 /* Lock held: c leaves the pool (a free chunk too small to be used). */
@@ -214,14 +214,17 @@ static void
 chunk_unmap(struct zd_outq *q, struct chunk *c)
 {
 	chunk_unlink(q, c);
+	q->bytes -= c->cap;
 	chunk_destroy(c);
 }
 
-/* Lock held (dropped while unmapping): the dead chunks unmapped. */
+/* Lock held (dropped while unmapping): the dead chunks unmapped; the
+ * pool counts their bytes until they are. */
 static void
 unmap_dead(struct zd_outq *q)
 {
 	struct chunk *list = q->dead, *c, *n;
+	size_t gone = 0;
 
 	q->dead = NULL;
 	for (c = list; c != NULL; c = c->next)
@@ -229,9 +232,11 @@ unmap_dead(struct zd_outq *q)
 	pthread_mutex_unlock(&q->lock);
 	for (c = list; c != NULL; c = n) {
 		n = c->next;
+		gone += c->cap;
 		chunk_destroy(c);
 	}
 	pthread_mutex_lock(&q->lock);
+	q->bytes -= gone;
 	pthread_cond_broadcast(&q->space);	/* the budget has room */
 }
 
@@ -412,8 +417,9 @@ hint_pages(unsigned char *p, size_t len, bool huge)
 #endif
 }
 
-/* The pages of [p, p + len) made at once; touched one by one if the
- * kernel cannot (before 5.14: one fault per huge page if it has them). */
+/* The pages of [p, p + len), bytes nobody reads yet, made at once;
+ * touched one by one if the kernel cannot (before 5.14: one fault per
+ * huge page if it has them), each byte touched left as it was. */
 static void
 make_pages(unsigned char *p, size_t len)
 {
@@ -421,8 +427,11 @@ make_pages(unsigned char *p, size_t len)
 	if (madvise(p, len, MADV_POPULATE_WRITE) == 0)
 		return;
 #endif
-	for (size_t k = 0; k < len; k += 4096)
-		p[k] = 0;
+	for (size_t k = 0; k < len; k += 4096) {
+		volatile unsigned char *b = p + k;
+
+		*b = *b;
+	}
 }
 
 /*
@@ -438,15 +447,22 @@ make_pages(unsigned char *p, size_t len)
 static void
 make_ahead(const struct zd_outq *q, struct chunk *c, size_t len)
 {
-	size_t end = round_up(c->cap, q->page), to;
+	size_t end = round_up(c->cap, q->page), from, to;
 
 	if (!c->ahead || c->made >= end || len > SIZE_MAX - AHEAD ||
 	    len + AHEAD / 2 <= c->made)
 		return;
+	/* never below len: one step may decode far past what was made
+	 * (a 64 KiB slice of input, megabytes of a run of zeros), and the
+	 * writer may be reading those bytes */
+	from = round_up(len, q->page);
+	if (from < c->made)
+		from = c->made;
 	to = round_up(len + AHEAD, q->page);
 	if (to > end)
 		to = end;
-	make_pages(c->data + c->made, to - c->made);
+	if (from < to)
+		make_pages(c->data + from, to - from);
 	c->made = to;
 }
 
@@ -585,7 +601,7 @@ chunk_get(struct zd_outq *q, const struct oq_slot *s, size_t need,
 	}
 	while (q->bytes + cap > q->max_bytes &&
 	       (q->free != NULL || q->dead != NULL)) {
-		struct chunk **list = q->free != NULL ? &q->free : &q->dead;
+		struct chunk **list = q->dead != NULL ? &q->dead : &q->free;
 
 		c = *list;
 		*list = c->next;

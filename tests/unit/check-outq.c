@@ -142,6 +142,17 @@ t_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 			}
 		}
 		zd_outq_put(t->q, slot, len);
+	} else if (len == 0) {
+		/* as zseg-read.c streams an empty piece: one chunk, put
+		 * empty (so every job has had its first chunk, and the
+		 * queue drains: zd_outq_set_jobs) */
+		size_t cap;
+
+		if (zd_outq_get(t->q, slot, 0, true, &cap, err) == NULL) {
+			zd_outq_finish(t->q, slot, true);
+			return -1;
+		}
+		zd_outq_put(t->q, slot, 0);
 	}
 	while (k < len) {
 		size_t cap, n;
@@ -331,6 +342,42 @@ START_TEST(test_outq_fail_while_stalled)
 	ck_assert_str_eq(err.msg, "job 2 failed");
 	check_written(&t);
 	ck_assert_uint_eq(t.out_len, jobs_len(2));
+	oq_done(&t);
+}
+END_TEST
+
+/*
+ * A failure once the queue drains (every job has had its chunk; workers
+ * with nothing left wait in zd_outq_flush): the last job failing, or the
+ * write failing 10 bytes before the end; in chunks and whole, with a sink
+ * that is often full or not.  Nothing hangs, everything before the
+ * failure is written.
+ */
+START_TEST(test_outq_late_failure)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct oq_test t;
+	int n = (int)(sizeof(thread_counts) / sizeof(thread_counts[0]));
+	unsigned threads = thread_counts[(_i / 8) % n];
+	bool by_write = _i % 2 == 1;
+
+	oq_init(&t, threads, 64 * CHUNK);
+	t.whole = (_i / 2) % 2 == 1;
+	t.full = (_i / 4) % 2 == 1;
+	if (by_write)
+		t.fail_write_at = t.total - 10;
+	else
+		t.fail_job = (int64_t)t.njobs - 1;
+	ck_assert_int_eq(zd_sched_run(&ops, &t, threads, threads + 1, &err),
+	                 -1);
+	check_written(&t);
+	if (by_write) {
+		ck_assert_int_eq(err.code, ZD_E_IO);
+		ck_assert_uint_le(t.out_len, t.total - 10);
+	} else {
+		ck_assert_str_eq(err.msg, "job 59 failed");
+		ck_assert_uint_ge(t.out_len, jobs_len(t.njobs - 1));
+	}
 	oq_done(&t);
 }
 END_TEST
@@ -613,8 +660,15 @@ START_TEST(test_outq_pages_ahead)
 	zd_outq_set_huge(t.q, false);
 	buf = whole_start(&t, 0, 8 * M, true);
 	ck_assert_uint_eq(resident(buf, 8 * M), M);
+	/* one step decodes far past what was made: those bytes are kept
+	 * (the pages made start past them) */
+	for (size_t k = 0; k < 3 * M; k++)
+		buf[k] = (unsigned char)(k * 7 + 1);
 	zd_outq_progress(t.q, 0, 3 * M);
 	ck_assert_uint_eq(resident(buf, 8 * M), 4 * M);
+	for (size_t k = 0; k < 3 * M; k++)
+		if (buf[k] != (unsigned char)(k * 7 + 1))
+			ck_abort_msg("byte %zu changed", k);
 	zd_outq_progress(t.q, 0, 3 * M + 4096);		/* within half */
 	ck_assert_uint_eq(resident(buf, 8 * M), 4 * M);
 	zd_outq_progress(t.q, 0, 7 * M + 5);		/* to the end */
@@ -760,6 +814,7 @@ outq_suite(void)
 	tcase_add_loop_test(malformed, test_outq_job_failure, 0, 4 * n);
 	tcase_add_loop_test(malformed, test_outq_fail_while_stalled, 0, 2);
 	tcase_add_loop_test(malformed, test_outq_write_failure, 0, 4 * n);
+	tcase_add_loop_test(malformed, test_outq_late_failure, 0, 8 * n);
 	return s;
 }
 
