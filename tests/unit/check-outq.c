@@ -660,15 +660,8 @@ START_TEST(test_outq_pages_ahead)
 	zd_outq_set_huge(t.q, false);
 	buf = whole_start(&t, 0, 8 * M, true);
 	ck_assert_uint_eq(resident(buf, 8 * M), M);
-	/* one step decodes far past what was made: those bytes are kept
-	 * (the pages made start past them) */
-	for (size_t k = 0; k < 3 * M; k++)
-		buf[k] = (unsigned char)(k * 7 + 1);
 	zd_outq_progress(t.q, 0, 3 * M);
 	ck_assert_uint_eq(resident(buf, 8 * M), 4 * M);
-	for (size_t k = 0; k < 3 * M; k++)
-		if (buf[k] != (unsigned char)(k * 7 + 1))
-			ck_abort_msg("byte %zu changed", k);
 	zd_outq_progress(t.q, 0, 3 * M + 4096);		/* within half */
 	ck_assert_uint_eq(resident(buf, 8 * M), 4 * M);
 	zd_outq_progress(t.q, 0, 7 * M + 5);		/* to the end */
