@@ -16,11 +16,7 @@
 
 #include "lib/endian.h"
 #include "lib/zseg-index.h"
-
-const unsigned char zd_zseg_reset[ZD_ZSEG_RESET_SIZE] = {
-	0x3c, 0x00, 0x00, 0x00, 0x01, 0x54, 0x00, 0x03, 0x00, 0x0b,
-	0x3c, 0x00, 0x00, 0x00, 0x02, 0x54, 0x00, 0x02, 0x00, 0x1c,
-};
+#include "lib/zseg-reset.h"
 
 static const unsigned char index_magic[4] = { 'Z', 'D', 'X', 'I' };
 enum { FIXED_HDR = 8, CHECK_SIZE = 4, MIN_RECORD = 11 };

@@ -52,10 +52,6 @@
 #define ZD_ZSEG_INDEX_MAGIC	0x184D2A5Bu	/* skippable, ours */
 #define ZD_ZSEG_INDEX_MAX	4096		/* whole skippable frame */
 #define ZD_ZSEG_INDEX_VERSION	1
-#define ZD_ZSEG_RESET_SIZE	20
-
-/* The two reset blocks (zdeb-format(5), "Segments"). */
-extern const unsigned char zd_zseg_reset[ZD_ZSEG_RESET_SIZE];
 
 struct zd_zseg_record {
 	uint64_t csize;

@@ -21,6 +21,7 @@
 
 #include "lib/endian.h"
 #include "lib/zseg-read.h"
+#include "lib/zseg-reset.h"
 
 enum { SEG_HDR = 6 };
 

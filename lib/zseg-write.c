@@ -30,6 +30,7 @@
 #include "lib/zseg-cut.h"
 #include "lib/zseg-index.h"
 #include "lib/zseg-read.h"
+#include "lib/zseg-reset.h"
 #include "lib/zseg-write.h"
 #include "lib/zstd-frame.h"
 

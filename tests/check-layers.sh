@@ -7,7 +7,7 @@
 #
 #   L0 common    error fdio numparse sched outq spawn params endian c-ctype
 #                inoset json membuf
-#   L1 formats   ar zstd-frame zseg-index tar-header tar-safepath
+#   L1 formats   ar zstd-frame zseg-index zseg-reset tar-header tar-safepath
 #                dpkg-control                     (pure encode/parse)
 #   L2 engines   zseg-* tar-* dpkg-*              (zstd segments, tar, dpkg
 #                                                  metadata)
@@ -26,7 +26,7 @@ layer() {
 	error|fdio|numparse|sched|outq|spawn|params|endian|c-ctype|inoset|json|\
 	membuf)
 		echo 0 ;;
-	ar|zstd-frame|zseg-index|tar-header|tar-safepath|dpkg-control) echo 1 ;;
+	ar|zstd-frame|zseg-index|zseg-reset|tar-header|tar-safepath|dpkg-control) echo 1 ;;
 	zseg-*|tar-*|dpkg-*) echo 2 ;;
 	codec|codec-*) echo 3 ;;
 	deb|deb-*) echo 4 ;;

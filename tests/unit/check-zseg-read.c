@@ -16,6 +16,7 @@
 
 #include "lib/endian.h"
 #include "lib/zseg-index.h"
+#include "lib/zseg-reset.h"
 #include "lib/zseg-read.h"
 #include "lib/zstd-frame.h"
 #include "tests/unit/testutil.h"

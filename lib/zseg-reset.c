@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zseg-reset.c - the blocks that end a segment inside the indexed outer
+ * frame
+ */
+#include "config.h"
+
+#include "lib/zseg-reset.h"
+
+const unsigned char zd_zseg_reset[ZD_ZSEG_RESET_SIZE] = {
+	0x3c, 0x00, 0x00, 0x00, 0x01, 0x54, 0x00, 0x03, 0x00, 0x0b,
+	0x3c, 0x00, 0x00, 0x00, 0x02, 0x54, 0x00, 0x02, 0x00, 0x1c,
+};
