@@ -61,9 +61,10 @@ zd_zseg_index_encode(const struct zd_zseg_index *idx, void *buf, size_t cap)
 	unsigned char b[8] = { 0 };
 
 	assert(idx->nrec >= 1);
+	assert(idx->version >= 1 && idx->version <= ZD_ZSEG_INDEX_VERSION);
 	put_bytes(&w, b, ZD_ZSTD_SKIP_HDR);	/* filled below */
 	put_bytes(&w, index_magic, 4);
-	b[0] = ZD_ZSEG_INDEX_VERSION;
+	b[0] = (unsigned char)idx->version;
 	b[1] = 0;
 	b[2] = (unsigned char)idx->window_log;
 	b[3] = (unsigned char)idx->header_size;
@@ -144,7 +145,7 @@ zd_zseg_index_parse(const void *buf, size_t len, struct zd_zseg_index *idx,
 		return zd_err(err, ZD_E_FORMAT, "bad index check value");
 	if (memcmp(p, index_magic, 4) != 0)
 		return zd_err(err, ZD_E_FORMAT, "bad index magic");
-	if (p[4] != ZD_ZSEG_INDEX_VERSION)
+	if (p[4] < 1 || p[4] > ZD_ZSEG_INDEX_VERSION)
 		return zd_err(err, ZD_E_FORMAT, "unknown index version %u",
 		              p[4]);
 	if (p[5] != 0)
@@ -156,6 +157,7 @@ zd_zseg_index_parse(const void *buf, size_t len, struct zd_zseg_index *idx,
 	if (p[7] < 6 || p[7] > ZD_ZSTD_FHDR_MAX)
 		return zd_err(err, ZD_E_FORMAT, "bad index header size %u",
 		              p[7]);
+	idx->version = p[4];
 	idx->window_log = p[6];
 	idx->header_size = p[7];
 	r.p = p;

@@ -14,7 +14,10 @@
  *   u32   N                         payload size (Frame_Size)
  *   payload, N bytes:
  *     4   "ZDXI"                    index magic
- *     u8  1                         version
+ *     u8  1 or 2                    version: 1, every record but the last
+ *                                   ends in the reset pair; 2, in the
+ *                                   pair or in a reset with literals
+ *                                   (zseg-reset.h)
  *     u8  0                         flags (no bit defined: a reader
  *                                   rejects any set bit)
  *     u8  window_log                the outer frame's Window_Descriptor
@@ -25,8 +28,8 @@
  *     varint records                number of records (>= 1)
  *     records times:
  *       varint csize                compressed bytes of the record: its
- *                                   blocks, then the 20 reset bytes,
- *                                   except for the last record
+ *                                   blocks, then its reset, except for
+ *                                   the last record
  *       varint usize                decoded bytes
  *       varint nseg                 segments in the record (>= 1)
  *       u64  hash                   XXH64 (seed 0) of the decoded bytes
@@ -37,7 +40,7 @@
  * frame size minus header_size minus the 4-byte checksum, and the usizes to
  * content_size.  A record is one segment, or a group of consecutive
  * segments when one record per segment would not fit in 4 KiB; either
- * way it decodes on its own (with its reset pair, the last block marked
+ * way it decodes on its own (with its reset, whose last block is marked
  * last) under a header declaring window 2^window_log.
  */
 #ifndef ZDEB_ZSEG_INDEX_H
@@ -51,7 +54,7 @@
 
 #define ZD_ZSEG_INDEX_MAGIC	0x184D2A5Bu	/* skippable, ours */
 #define ZD_ZSEG_INDEX_MAX	4096		/* whole skippable frame */
-#define ZD_ZSEG_INDEX_VERSION	1
+#define ZD_ZSEG_INDEX_VERSION	2		/* the newest */
 
 struct zd_zseg_record {
 	uint64_t csize;
@@ -61,6 +64,7 @@ struct zd_zseg_record {
 };
 
 struct zd_zseg_index {
+	unsigned version;		/* 1 or 2 */
 	unsigned window_log;
 	unsigned header_size;
 	uint64_t content_size;

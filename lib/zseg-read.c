@@ -2,10 +2,10 @@
 /*
  * zseg-read.c - pieces of an indexed frame, and decoding one piece
  *
- * zdeb-format(5), "The index" and "Reading": a
- * segment is decoded together with the reset pair after it (B marked
- * last), under a header declaring the outer window, so that it yields all
- * of its bytes on its own.
+ * zdeb-format(5), "The index" and "Reading": a segment is decoded
+ * together with the reset after it (its last block marked last), under a
+ * header declaring the outer window, so that it yields all of its bytes
+ * on its own.
  */
 #include "config.h"
 
@@ -134,14 +134,17 @@ zd_zseg_pieces_from_index(const struct zd_region *in,
 		pc[i].reset_tail = i + 1 < idx->nrec;
 		if (pc[i].reset_tail) {
 			unsigned char b[ZD_ZSEG_RESET_SIZE];
+			int kind;
 
 			if (zd_region_read(in, b, sizeof(b),
 			                   pos + r->csize - sizeof(b),
 			                   err) < 0)
 				goto fail;
-			if (memcmp(b, zd_zseg_reset, sizeof(b)) != 0) {
+			/* version 1 has the pair alone (zseg-index.h) */
+			kind = zd_zseg_reset_tail(b, sizeof(b));
+			if (kind == 0 || (kind == 1 && idx->version < 2)) {
 				zd_err(err, ZD_E_FORMAT, "index record %zu "
-				       "does not end at a reset pair", i);
+				       "does not end at a reset", i);
 				goto fail;
 			}
 		}
@@ -199,19 +202,30 @@ walk_block(void *ctx, uint64_t off, const struct zd_zstd_block *b,
 {
 	struct walk *w = ctx;
 	unsigned char r[ZD_ZSEG_RESET_SIZE];
+	size_t n;
 
 	if (off < w->skip_to)
 		return 0;	/* block B of a reset pair */
-	/* The reset pair decodes to 9 bytes. */
+	/* A segment ends in the reset pair, whose two 7-byte blocks make
+	 * 9 bytes, or in a reset with literals, whose last block F (7
+	 * bytes) makes 3 (zseg-reset.h). */
 	if (!b->last && off - w->start >= 3 &&
-	    b->type == ZD_ZSTD_BLOCK_COMPRESSED && b->size == 7 &&
-	    w->in->len - off >= sizeof(r)) {
-		if (zd_region_read(w->in, r, sizeof(r), off, err) < 0)
+	    b->type == ZD_ZSTD_BLOCK_COMPRESSED && b->size == 7) {
+		n = w->in->len - off < sizeof(r) ? (size_t)(w->in->len - off) :
+		    sizeof(r);
+		if (zd_region_read(w->in, r, n, off, err) < 0)
 			return -1;
-		if (memcmp(r, zd_zseg_reset, sizeof(r)) == 0) {
+		if (n == sizeof(r) &&
+		    memcmp(r, zd_zseg_reset, sizeof(r)) == 0) {
 			w->bound += 9;
 			w->skip_to = off + sizeof(r);
 			return walk_push(w, off + sizeof(r), true, err);
+		}
+		if (n >= ZD_ZSEG_RESET_LAST &&
+		    memcmp(r, zd_zseg_reset_last, ZD_ZSEG_RESET_LAST) == 0) {
+			w->bound += 3;
+			return walk_push(w, off + ZD_ZSEG_RESET_LAST, true,
+			                 err);
 		}
 	}
 	if (b->type == ZD_ZSTD_BLOCK_COMPRESSED)
@@ -250,14 +264,15 @@ enum { IN_CHUNK = 1 << 20 };
 
 /* The piece's bytes, read IN_CHUNK at a time into a buffer that stays in
  * the cache: a rebuilt frame header first for a segment, then the region,
- * with the reset pair's block B marked last. */
+ * with the last block of the reset (B or F) marked last. */
 struct feed {
 	const struct zd_region *in;
 	uint64_t off, end;	/* region bytes not read yet */
 	unsigned char *buf;
 	size_t hl;		/* header bytes still to hand out */
 	unsigned wlog;
-	uint64_t flip;		/* region offset of B's header, or none */
+	uint64_t flip;		/* region offset of B's or F's header, or
+				 * none */
 };
 
 static bool
@@ -282,7 +297,7 @@ feed_next(struct feed *f, ZSTD_inBuffer *ib, struct zd_error *err)
 	if (zd_region_read(f->in, f->buf + at, n, f->off, err) < 0)
 		return -1;
 	if (f->flip >= f->off && f->flip - f->off < n)
-		f->buf[at + (f->flip - f->off)] |= 1;	/* B is last */
+		f->buf[at + (f->flip - f->off)] |= 1;	/* B or F is last */
 	f->off += n;
 	ib->src = f->buf;
 	ib->size = at + n;
@@ -465,7 +480,7 @@ zd_zseg_piece_stream(const struct zd_region *in, unsigned window_log,
 	if (pc->reset_tail) {
 		if (pc->csize < ZD_ZSEG_RESET_SIZE)
 			return zd_err(err, ZD_E_FORMAT, "missing reset blocks");
-		f.flip = f.end - ZD_ZSEG_RESET_SIZE / 2;
+		f.flip = f.end - ZD_ZSEG_RESET_LAST;
 	}
 	if (*ibuf == NULL && (*ibuf = malloc(IN_CHUNK)) == NULL)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");

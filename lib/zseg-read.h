@@ -3,9 +3,9 @@
  * zseg-read.h - the independently decodable pieces of a zstd member
  *
  * A piece is either a segment (or group of segments) of an indexed frame,
- * decoded under a rebuilt frame header with its reset pair marked last, or
- * a whole zstd frame of a multi-frame member.  Pieces come from the index,
- * from walking block headers and matching the reset pair, or from the
+ * decoded under a rebuilt frame header with its reset's last block marked
+ * last, or a whole zstd frame of a multi-frame member.  Pieces come from
+ * the index, from walking block headers and matching the resets, or from the
  * frame list; zseg-decode.c decodes them on several threads.
  */
 #ifndef ZDEB_ZSEG_READ_H
@@ -31,7 +31,7 @@ struct zd_zseg_piece {
 	uint64_t nseg;		/* segments in the piece */
 	bool exact;		/* usize and hash are known (index) */
 	bool segment;		/* needs a header; else a whole frame */
-	bool reset_tail;	/* ends with the reset pair */
+	bool reset_tail;	/* ends with a reset (zseg-reset.h) */
 };
 
 /*
@@ -52,7 +52,7 @@ int zd_zseg_index_at_tail(const struct zd_region *in,
 /*
  * Pieces of the indexed frame outer (as walked) from idx, which must have
  * passed zd_zseg_index_check_frame(); every record but the last must end
- * with the reset pair.  Returns 0 with *pieces (malloc'd, *n entries), or
+ * with a reset its version allows.  Returns 0 with *pieces (malloc'd, *n entries), or
  * -1 with err set (ZD_E_FORMAT naming the record, ZD_E_IO, ZD_E_NOMEM).
  */
 int zd_zseg_pieces_from_index(const struct zd_region *in,
@@ -63,7 +63,7 @@ int zd_zseg_pieces_from_index(const struct zd_region *in,
 
 /*
  * Pieces of the indexed frame outer found by walking its block headers and
- * matching the 20 reset bytes, decoding nothing.  bound is exact up to
+ * matching the resets' blocks, decoding nothing.  bound is exact up to
  * 128 KiB per compressed block.  Returns 0 or -1 with err set.
  */
 int zd_zseg_pieces_walk(const struct zd_region *in,

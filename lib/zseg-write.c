@@ -8,10 +8,10 @@
  * the output never depends on the thread count), workers compress
  * segments independently, and the calling thread writes them in order.
  * Indexed layout (zdeb-format(5)): each segment is compressed
- * as its own frame without its last 9 bytes, the frame header is dropped,
- * the last block's Last_Block bit cleared and the 20 reset bytes appended,
- * which regenerate those 9 bytes; cuts are only placed after 17 identical
- * bytes.  When the input size is not known in advance, room for the
+ * as its own frame without the last bytes its reset makes (zseg-reset.h:
+ * 9 for the pair, after 17 identical bytes; up to 56 for one with
+ * literals), the frame header is dropped, the last block's Last_Block bit
+ * cleared and the reset appended.  When the input size is not known in advance, room for the
  * largest frame header is left and the header written at the end.
  */
 #include "config.h"
@@ -35,7 +35,6 @@
 #include "lib/zstd-frame.h"
 
 enum {
-	TAIL_KEEP = 9,		/* bytes the reset pair regenerates */
 	INNER_WLOG_MAX = 27,	/* dpkg and zstd refuse more by default */
 	PZSTD_WLOG_MAX = 23,	/* pzstd's own limit */
 	PZSTD_HDR = 12,		/* skippable header before each frame */
@@ -74,6 +73,7 @@ struct seg_slot {
 	size_t out_cap, out_len;
 	uint64_t hash;		/* XXH64 of [start, end) (indexed) */
 	uint64_t inner_window;	/* indexed: the inner frame's */
+	struct zd_zseg_reset reset;	/* indexed, but the last */
 };
 
 struct zd_zseg_writer {
@@ -106,6 +106,7 @@ struct zd_zseg_writer {
 
 	/* the calling thread: consuming */
 	struct zd_zseg_record *segs;	/* one per segment */
+	bool *seg_lit;			/* it ends in a reset with literals */
 	size_t nseg, seg_cap;
 	uint64_t out_len;	/* bytes written after base + hdr_room */
 	uint64_t inner_window;	/* the largest inner window */
@@ -229,8 +230,8 @@ grow(unsigned char **buf, size_t *cap, size_t need, struct zd_error *err)
 
 /*
  * Turns the inner frame in s->out into segment blocks: drops the header,
- * clears the last block's Last_Block bit and appends the reset pair unless
- * the segment is the last one.
+ * clears the last block's Last_Block bit and appends the segment's reset
+ * unless it is the last one.
  */
 static int
 splice_inner(struct seg_slot *s, struct zd_error *err)
@@ -262,8 +263,9 @@ splice_inner(struct seg_slot *s, struct zd_error *err)
 		return zd_err(err, ZD_E_INTERNAL, "inner frame trailing bytes");
 	if (!s->last) {
 		s->out[last_hdr] &= 0xfe;
-		memcpy(s->out + s->out_len, zd_zseg_reset, ZD_ZSEG_RESET_SIZE);
-		s->out_len += ZD_ZSEG_RESET_SIZE;
+		s->out_len += zd_zseg_reset_encode(s->in + (s->end - s->start),
+		                                   &s->reset,
+		                                   s->out + s->out_len);
 	}
 	return 0;
 }
@@ -303,11 +305,14 @@ w_run(void *ctx, unsigned worker, uint64_t i, unsigned slot,
 	if (c == NULL || gather(s, err) < 0)
 		return -1;
 	if (w->p.layout == ZD_LAYOUT_INDEXED && !s->last) {
-		assert(len >= ZD_ZSEG_CUT_RUN);
-		inner = len - TAIL_KEEP;
+		/* the cut policy placed it where one fits (zseg-cut.h) */
+		if (!zd_zseg_reset_find(s->in + len, len, &s->reset))
+			return zd_err(err, ZD_E_INTERNAL, "no reset fits the "
+			              "cut at %ju", (uintmax_t)s->end);
+		inner = len - s->reset.keep;
 	}
 	if (grow(&s->out, &s->out_cap, ZSTD_compressBound(inner) +
-	         PZSTD_HDR + ZD_ZSEG_RESET_SIZE, err) < 0)
+	         PZSTD_HDR + ZD_ZSEG_RESET_MAX, err) < 0)
 		return -1;
 	/* pzstd: not before the first frame, which stock dpkg would read
 	 * as the whole, empty, member (see zseg-write.h) */
@@ -379,12 +384,18 @@ w_consume(void *ctx, uint64_t i, unsigned slot, struct zd_error *err)
 		size_t cap = w->seg_cap ? 2 * w->seg_cap : 64;
 		struct zd_zseg_record *n = reallocarray(w->segs, cap,
 		                                           sizeof(*n));
+		bool *lit;
 
 		if (n == NULL)
 			return zd_err(err, ZD_E_NOMEM, "out of memory");
 		w->segs = n;
+		lit = reallocarray(w->seg_lit, cap, sizeof(*lit));
+		if (lit == NULL)
+			return zd_err(err, ZD_E_NOMEM, "out of memory");
+		w->seg_lit = lit;
 		w->seg_cap = cap;
 	}
+	w->seg_lit[w->nseg] = !s->last && !s->reset.pair;
 	w->segs[w->nseg].csize = s->out_len;
 	w->segs[w->nseg].usize = len;
 	w->segs[w->nseg].nseg = 1;
@@ -697,6 +708,7 @@ write_index(struct zd_zseg_writer *w, unsigned outer_wlog, size_t hlen,
 
 	idx.window_log = outer_wlog;
 	idx.header_size = (unsigned)hlen;
+
 	idx.content_size = w->pos;
 	idx.segments = w->nseg;
 	rec = calloc(w->nseg > 0 ? w->nseg : 1, sizeof(*rec));
@@ -704,6 +716,7 @@ write_index(struct zd_zseg_writer *w, unsigned outer_wlog, size_t hlen,
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
 	for (g = 1;; g++) {
 		n = 0;
+		idx.version = 1;
 		for (size_t k = 0; k < w->nseg; k += g, n++) {
 			size_t e = k + g < w->nseg ? k + g : w->nseg;
 
@@ -714,6 +727,11 @@ write_index(struct zd_zseg_writer *w, unsigned outer_wlog, size_t hlen,
 			}
 			rec[n].nseg = e - k;
 			rec[n].hash = w->segs[k].hash;
+			/* a record ends in its last segment's reset: an
+			 * index with the pair alone keeps version 1, which
+			 * a zdeb without resets with literals reads too */
+			if (w->seg_lit[e - 1])
+				idx.version = 2;
 		}
 		idx.nrec = n;
 		idx.rec = rec;
@@ -893,6 +911,7 @@ zd_zseg_writer_free(struct zd_zseg_writer *w)
 	free(w->cctx);
 	zd_zseg_cut_free(w->cut);
 	free(w->segs);
+	free(w->seg_lit);
 	if (w->total != NULL)
 		XXH64_freeState(w->total);
 	free(w);

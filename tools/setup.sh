@@ -27,6 +27,23 @@ if need_deps; then
 	apt-get build-dep -y -q ./ >&2
 fi
 
+# The compat tests compare zdeb's dpkg-deb mode with the system dpkg-deb,
+# which must be the one zdeb answers as (src/stockdeb.h): a machine made
+# with Debian 12's dpkg 1.21.22 gets its current point release.
+want=$(sed -n 's/^#define ZD_DPKG_DEB_INTERFACE "\(.*\)"$/\1/p' src/stockdeb.h)
+have=$(dpkg-query -W -f '${Version}' dpkg 2>/dev/null || echo 0)
+if dpkg --compare-versions "$have" lt "$want"; then
+	say "dpkg $have is older than $want, which zdeb answers as: upgrading"
+	if [ "$(id -u)" -ne 0 ]; then
+		say "not root: cannot upgrade dpkg; run as root"
+		exit 2
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >&2
+	apt-get install -y -q --no-install-recommends dpkg dpkg-dev \
+		libdpkg-perl >&2
+fi
+
 if [ ! -x configure ] || [ configure.ac -nt configure ] ||
    [ Makefile.am -nt Makefile.in ]; then
 	say "autoreconf"

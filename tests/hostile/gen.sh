@@ -392,7 +392,7 @@ if "index" in groups:
     # Each field, with the check value recomputed so that the field's
     # own check fires.
     variant("index-magic", fixed=(3, ord("J")))
-    variant("index-version", fixed=(4, 2))
+    variant("index-version", fixed=(4, 3))
     variant("index-flags", fixed=(5, 1))
     variant("index-window", fixed=(6, fixed[6] + 1))
     variant("index-header-size", fixed=(7, fixed[7] + 1))

@@ -29,14 +29,14 @@ while IFS='|' read -r c m; do
 	ok "$c: warning '$m', right bytes"
 done <<'CASES'
 index-magic|bad index magic
-index-version|unknown index version 2
+index-version|unknown index version 3
 index-flags|unknown index flags 0x01
 index-window|index window does not match the frame
 index-header-size|index header size does not match the frame
 index-content-size|index decoded sizes do not add up to the content size
 index-segments|index segment counts do not add up
 index-record-count|bad index segment count
-index-record-csize|index record 0 does not end at a reset pair
+index-record-csize|index record 0 does not end at a reset
 index-record-nseg|index record 1 has no segment
 index-check|bad index check value
 CASES

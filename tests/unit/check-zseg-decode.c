@@ -86,7 +86,7 @@ START_TEST(test_zseg_decode_index_damaged)
 		{ 0, 0x01, false, "frame magic" },
 		{ 8, 0x01, false, "check value" },
 		{ 8, 0x01, true, "bad index magic" },
-		{ 12, 0x03, true, "version" },
+		{ 12, 0x02, true, "version" },	/* 3: unknown */
 		{ 13, 0x80, true, "flags" },
 		{ 14, 0x01, true, "window" },
 		{ 15, 0x04, true, "header size" },

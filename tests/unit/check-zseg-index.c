@@ -22,6 +22,7 @@ sample(void)
 {
 	struct zd_zseg_index idx;
 
+	idx.version = 1;
 	idx.window_log = 21;
 	idx.header_size = 10;
 	idx.content_size = 4000000 + 5000000 + 123;
@@ -49,6 +50,7 @@ START_TEST(test_zseg_index_round_trip)
 	ck_assert_uint_eq(zd_le32(b), 0x184D2A5B);
 	ck_assert_uint_eq(zd_le32(b + 4), len - 8);
 	ck_assert_zd_ok(zd_zseg_index_parse(b, len, &out, &err), &err);
+	ck_assert_uint_eq(out.version, 1);
 	ck_assert_uint_eq(out.window_log, 21);
 	ck_assert_uint_eq(out.header_size, 10);
 	ck_assert_uint_eq(out.content_size, idx.content_size);
@@ -62,6 +64,15 @@ START_TEST(test_zseg_index_round_trip)
 	}
 	zd_zseg_index_free(&out);
 	zd_zseg_index_free(NULL);
+	/* version 2: records may end in a reset with literals */
+	idx.version = 2;
+	len = zd_zseg_index_encode(&idx, b, sizeof(b));
+	ck_assert_uint_eq(b[12], 2);
+	ck_assert_zd_ok(zd_zseg_index_parse(b, len, &out, &err), &err);
+	ck_assert_uint_eq(out.version, 2);
+	zd_zseg_index_free(&out);
+	idx.version = 1;
+	len = zd_zseg_index_encode(&idx, b, sizeof(b));
 	/* too small a buffer */
 	ck_assert_uint_eq(zd_zseg_index_encode(&idx, b, len - 1), 0);
 }
@@ -106,7 +117,8 @@ START_TEST(test_zseg_index_fields)
 		const char *msg;
 	} cases[] = {
 		{ 8, 'X', "bad index magic" },
-		{ 12, 2, "unknown index version 2" },
+		{ 12, 0, "unknown index version 0" },
+		{ 12, 3, "unknown index version 3" },
 		{ 13, 1, "unknown index flags 0x01" },
 		{ 14, 9, "bad index window log 9" },
 		{ 14, 42, "bad index window log 42" },
