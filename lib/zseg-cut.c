@@ -24,6 +24,13 @@
  * cheapest place of the segment after x, decided once those places and a
  * window after them have been scanned (a lookahead of two targets and a
  * window).  All of it depends on the bytes only.
+ *
+ * Indexed: where a cut can be.  After ZD_ZSEG_RESET_RUN identical bytes
+ * (a run place: the reset pair fits, and readers since the first indexed
+ * layout read it in parallel), and, in a stretch of FREE bytes or more
+ * without one (a large binary or text member), wherever a reset with
+ * literals fits (zd_zseg_reset_find(), a literal place): in machine code
+ * every few hundred bytes.  One place is kept per granule, the first.
  */
 #include "config.h"
 
@@ -43,6 +50,8 @@ enum {
 	MIN_GAP = 8,	/* between anchors */
 	WEIGHT_MAX = 4096,	/* bytes an anchor stands for, at most */
 	MAX_CANDS = 1024,	/* cut places per target, at most */
+	FREE = 64 << 10,	/* literal places: this far from run places */
+	SPAN = ZD_ZSEG_RESET_SPAN,	/* bytes a literal place looks at */
 };
 
 struct cand {
@@ -77,6 +86,9 @@ struct zd_zseg_cut {
 	unsigned tab_bits;
 	uint64_t last_anchor;
 	unsigned char hist[KEY];	/* the KEY bytes before pos */
+	uint64_t last_run;	/* the last run place scanned, or 0 */
+	uint64_t lit_from;	/* literal places before it are searched */
+	unsigned char lhist[SPAN];	/* the SPAN bytes before pos */
 };
 
 static uint64_t
@@ -381,6 +393,72 @@ alike(uint64_t w)
 }
 
 /*
+ * Literal places.  A place x depends on the SPAN bytes before it alone,
+ * which zd_zseg_reset_find() reads as the writer will; the first SPAN of
+ * a scanned piece come partly from lhist, the SPAN bytes before it.
+ */
+
+/* The SPAN bytes before x, x in the piece b (p0: its first byte's
+ * offset), contiguous in tmp if need be; returns their end. */
+static const unsigned char *
+lit_bytes(const struct zd_zseg_cut *c, const unsigned char *b, uint64_t p0,
+          uint64_t x, unsigned char *tmp)
+{
+	size_t in = (size_t)(x - p0);
+
+	if (in >= SPAN)
+		return b + in;
+	memcpy(tmp, c->lhist + in, SPAN - in);
+	memcpy(tmp + SPAN - in, b, in);
+	return tmp + SPAN;
+}
+
+/*
+ * Searches the literal places in [from, to] (to: at most the piece's end),
+ * the first of each granule, from where the last search ended and no
+ * closer than FREE after a run place.  first: returns the first one
+ * (UINT64_MAX: none) without keeping it; else each one is a candidate.
+ */
+static uint64_t
+lit_search(struct zd_zseg_cut *c, const unsigned char *b, uint64_t p0,
+           uint64_t to, bool first)
+{
+	unsigned char tmp[SPAN];
+	uint64_t x = max64(max64(c->lit_from, c->last_run + FREE),
+	                   max64(cut_lo(c), c->seg + SPAN));
+
+	for (; x <= to; x++) {
+		const unsigned char *e = x - p0 >= 4 ? b + (x - p0) :
+		                         lit_bytes(c, b, p0, x, tmp);
+		struct zd_zseg_reset r;
+
+		/* a reset with literals ends in 4 alike (F) */
+		if (e[-1] != e[-2] || e[-2] != e[-3] || e[-3] != e[-4])
+			continue;
+		if (!zd_zseg_reset_find(lit_bytes(c, b, p0, x, tmp),
+		                        (size_t)(x - c->seg), &r) || r.pair)
+			continue;
+		if (first)
+			return x;
+		add_cands(c, x, x);
+		x = (x / c->gran + 1) * c->gran - 1;	/* the next granule */
+	}
+	c->lit_from = max64(c->lit_from, x);
+	return UINT64_MAX;
+}
+
+/* Run places x to y: the literal places before them first. */
+static void
+run_places(struct zd_zseg_cut *c, const unsigned char *b, uint64_t p0,
+           uint64_t x, uint64_t y)
+{
+	lit_search(c, b, p0, x - 1, false);
+	add_cands(c, x, y);
+	c->last_run = y;
+	c->lit_from = max64(c->lit_from, y + 1);
+}
+
+/*
  * The cut places in the n bytes at b: where the ZD_ZSEG_CUT_RUN bytes
  * before are identical.  17 identical bytes hold 8 at a multiple of 8
  * from b, so while the run so far is under 9, 8 bytes that are not all
@@ -446,7 +524,7 @@ scan_runs(struct zd_zseg_cut *c, const unsigned char *b, size_t n)
 				found(c, c->pos);
 				return i0 + j0;
 			}
-			add_cands(c, p0 + i0 + j0, p0 + i + lead);
+			run_places(c, b, p0, p0 + i0 + j0, p0 + i + lead);
 		}
 		if (lead == k) {
 			run += i - i0 + k;
@@ -470,6 +548,8 @@ scan_runs(struct zd_zseg_cut *c, const unsigned char *b, size_t n)
 	c->run = run;
 	c->prev = prev;
 	c->pos = p0 + n;
+	if (!c->after)
+		lit_search(c, b, p0, p0 + n, false);
 	return n;
 }
 
@@ -482,13 +562,22 @@ static size_t
 scan_indexed(struct zd_zseg_cut *c, const unsigned char *b, size_t n)
 {
 	unsigned char tmp[2 * KEY];
-	uint64_t p0 = c->pos;
+	uint64_t p0 = c->pos, lit = UINT64_MAX;
 	size_t k = n < KEY ? n : KEY, m;
 
+	/* after: the first place, run or literal, is the cut */
+	if (c->after) {
+		lit = lit_search(c, b, p0, p0 + n, true);
+		if (lit != UINT64_MAX)
+			n = (size_t)(lit - p0);
+	}
+	k = n < KEY ? n : KEY;
 	/* the first KEY bytes, with the history before them */
 	memcpy(tmp, c->hist, KEY);
 	memcpy(tmp + KEY, b, k);
-	m = scan_runs(c, b, n);
+	m = n > 0 ? scan_runs(c, b, n) : 0;
+	if (c->after && m == n && lit != UINT64_MAX)
+		found(c, lit);
 	scan_anchors(c, tmp + KEY, m < k ? m : k, p0);
 	if (m > k)
 		scan_anchors(c, b + k, m - k, p0 + k);
@@ -497,6 +586,12 @@ scan_indexed(struct zd_zseg_cut *c, const unsigned char *b, size_t n)
 	} else {
 		memmove(c->hist, c->hist + m, KEY - m);
 		memcpy(c->hist + KEY - m, b, m);
+	}
+	if (m >= SPAN) {
+		memcpy(c->lhist, b + m - SPAN, SPAN);
+	} else {
+		memmove(c->lhist, c->lhist + m, SPAN - m);
+		memcpy(c->lhist + SPAN - m, b, m);
 	}
 	return m;
 }

@@ -19,12 +19,16 @@
 
 #include "lib/error.h"
 #include "lib/params.h"
+#include "lib/zseg-reset.h"
 
-#define ZD_ZSEG_CUT_RUN	17	/* identical bytes before an indexed cut */
+/* identical bytes before an indexed cut at a run place */
+#define ZD_ZSEG_CUT_RUN	ZD_ZSEG_RESET_RUN
 
 /*
- * layout: INDEXED cuts only where the ZD_ZSEG_CUT_RUN bytes before the cut
- * are identical (zdeb-format(5)): of those between target/2 and target
+ * layout: INDEXED cuts only where a reset fits (zseg-reset.h): where the
+ * ZD_ZSEG_CUT_RUN bytes before the cut are identical (a run place), and
+ * where a reset with literals fits at least 64 KiB from any run place (a
+ * literal place); of those between target/2 and target
  * bytes after the segment's start, the one whose cut loses the fewest
  * matches within 2^window_log bytes (see zseg-cut.c), the last of equals;
  * with none there, the first one after.  FRAMES and PZSTD cut at the

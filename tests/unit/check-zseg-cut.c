@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/zseg-cut.h"
+#include "lib/zseg-reset.h"
 #include "tests/unit/testutil.h"
 
 #define KIB ((uint64_t)1 << 10)
@@ -156,6 +157,66 @@ START_TEST(test_zseg_cut_cheapest)
 }
 END_TEST
 
+/* The 17 bytes before a literal place x at b + x, the shortest one
+ * (zseg-reset.h: R8 at x - 9 copies "B 0 C" from x - 17, R4 at x - 6
+ * "A B 0" from x - 10, F three zeros): no 17 alike, no literal. */
+static void
+plant_literal(unsigned char *b, size_t x)
+{
+	static const unsigned char pat[17] = {
+		'B', 0, 'C', 'r', 's', 't', 'u', 'A', 'B', 0, 'C',
+		'A', 'B', 0, 0, 0, 0,
+	};
+
+	memcpy(b + x - 17, pat, 17);
+}
+
+/*
+ * Literal places, in random bytes with none of their own: one every
+ * 8 KiB, and a zero run at 316 KiB.  Cuts land on them as on run places
+ * (each one where zd_zseg_reset_find() finds a reset with literals, the
+ * last place in [target/2, target]), but for those less than 64 KiB after
+ * a run place: the run's place is the last one before 320K, and after it
+ * the first place is at 384K, past the target.
+ */
+START_TEST(test_zseg_cut_literal)
+{
+	const struct zd_zseg_cut_params p = {
+		ZD_LAYOUT_INDEXED, 64 * KIB, 4 * KIB, 16,
+	};
+	static const uint64_t want[] = {
+		64 * KIB, 128 * KIB, 192 * KIB, 256 * KIB,
+		316 * KIB + 117,	/* the run's first place */
+		384 * KIB, 448 * KIB, 512 * KIB, 576 * KIB,
+	};
+	const size_t len = 600 * KIB;
+	unsigned char *b = malloc(len);
+	struct cuts *got = malloc(sizeof(*got));
+	uint64_t prev = 0;
+
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_nonnull(got);
+	zd_test_fill_random(b, len, 77);
+	for (size_t x = 8 * KIB; x < len; x += 8 * KIB)
+		plant_literal(b, x);
+	memset(b + 316 * KIB + 100, 0, 20);	/* places 316K+117 ... */
+	run_cuts(&p, b, len, 0, got);
+	expect(got, want, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < got->n; i++) {
+		struct zd_zseg_reset r;
+		uint64_t x = got->at[i];
+
+		ck_assert_msg(zd_zseg_reset_find(b + x, x - prev, &r),
+		              "cut %zu at %ju: no reset fits", i, (uintmax_t)x);
+		ck_assert(r.pair == (i == 4));
+		ck_assert(r.pair || r.keep == 9);
+		prev = x;
+	}
+	free(got);
+	free(b);
+}
+END_TEST
+
 /* Every 17 identical bytes, with the smallest target: cuts 17 bytes apart
  * in a run of zeros, none in the random bytes around it. */
 START_TEST(test_zseg_cut_tiny_target)
@@ -243,9 +304,14 @@ START_TEST(test_zseg_cut_feed_pieces)
 	ck_assert_ptr_nonnull(whole);
 	ck_assert_ptr_nonnull(got);
 	zd_test_fill_random(b, len, 99);
-	/* zero runs of 17 to 300 bytes, about one per 3 KiB */
-	for (size_t at = 0; at + 300 < len; at += 1000 + b[at] * 16)
-		memset(b + at, 0, 17 + b[at + 1]);
+	/* zero runs of 17 to 300 bytes, about one per 3 KiB, but in
+	 * 700 KiB, with literal places, one per 1 to 4 KiB */
+	for (size_t at = 0; at + 300 < len; at += 1000 + b[at] * 16) {
+		if (at > 1000 * KIB && at < 1700 * KIB)
+			plant_literal(b, at);
+		else
+			memset(b + at, 0, 17 + b[at + 1]);
+	}
 	for (size_t l = 0; l < 3; l++) {
 		struct zd_zseg_cut_params p = {
 			layouts[l], 64 * KIB, 4 * KIB, 16,
@@ -297,6 +363,7 @@ zseg_cut_suite(void)
 
 	tcase_add_test(core, test_zseg_cut_indexed);
 	tcase_add_test(core, test_zseg_cut_cheapest);
+	tcase_add_test(core, test_zseg_cut_literal);
 	tcase_add_test(core, test_zseg_cut_fixed);
 	tcase_add_test(core, test_zseg_cut_feed_pieces);
 	tcase_add_test(limits, test_zseg_cut_tiny_target);

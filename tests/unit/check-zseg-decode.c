@@ -70,6 +70,9 @@ write_z(const struct parsed *ps, const unsigned char *z, size_t len)
 	zd_test_write_file(path_z, z, len);
 }
 
+/* Text (resets: the pair) and machine code (resets with literals). */
+static const enum input_kind damaged_kinds[] = { IN_TEXT, IN_CODE };
+
 START_TEST(test_zseg_decode_index_damaged)
 {
 	struct zd_error err = ZD_ERROR_INIT;
@@ -95,10 +98,11 @@ START_TEST(test_zseg_decode_index_damaged)
 		{ 0, 0, false, "last hash byte" },
 	};
 
-	make_input(IN_TEXT, 2 * MIB);
+	make_input(damaged_kinds[_i], 2 * MIB);
 	ck_assert_zd_ok(compress_to(path_in, path_z, ZD_LAYOUT_INDEXED, 3,
 	                            128 * KIB, 2, &err), &err);
 	parse_output(&ps);
+	ck_assert_uint_gt(ps.idx.nrec, 8);
 	ix = ps.outer.size;
 	z = malloc(ps.zlen);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -384,7 +388,8 @@ zseg_decode_suite(void)
 	tcase_add_test(core, test_zseg_decode_foreign);
 	tcase_add_test(core, test_zseg_decode_placed);
 	tcase_add_test(malformed, test_zseg_decode_frame_checksum);
-	tcase_add_test(malformed, test_zseg_decode_index_damaged);
+	tcase_add_loop_test(malformed, test_zseg_decode_index_damaged, 0,
+	                    sizeof(damaged_kinds) / sizeof(damaged_kinds[0]));
 	tcase_add_test(malformed, test_zseg_decode_corrupt_data);
 	tcase_add_test(malformed, test_zseg_decode_truncated);
 	tcase_add_test(limits, test_zseg_decode_caps);

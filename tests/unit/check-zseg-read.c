@@ -24,11 +24,15 @@
 
 /* ---- structure: every segment decodes on its own ---- */
 
+/* A tar (resets: the pair) and machine code (resets with literals). */
+static const enum input_kind standalone_kinds[] = { IN_TAR, IN_CODE };
+
 START_TEST(test_zseg_read_segments_standalone)
 {
+	const enum input_kind kind = standalone_kinds[_i];
 	struct zd_error err = ZD_ERROR_INIT;
 	struct parsed ps;
-	size_t len = make_input(IN_TAR, 8 * MIB), inlen;
+	size_t len = make_input(kind, 8 * MIB), inlen;
 	unsigned char *in;
 	uint64_t pos, upos = 0;
 	struct zd_zseg_piece *walked = NULL;
@@ -42,6 +46,7 @@ START_TEST(test_zseg_read_segments_standalone)
 	parse_output(&ps);
 	ck_assert_uint_gt(ps.idx.nrec, 10);
 	ck_assert_uint_eq(ps.idx.nrec, ps.idx.segments);
+	ck_assert_uint_eq(ps.idx.version, kind == IN_CODE ? 2 : 1);
 	/* header: checksum on, single segment off, FCS in 4 bytes */
 	ck_assert_uint_eq(ps.z[4], 0x84);
 	ck_assert(ps.outer.hdr.checksum && !ps.outer.hdr.single_segment);
@@ -53,17 +58,24 @@ START_TEST(test_zseg_read_segments_standalone)
 		unsigned char *out = malloc(rec->usize + 1);
 		size_t n;
 
-		/* the segment with its reset pair, B marked last */
+		/* the segment with its reset, B or F marked last */
 		zd_zstd_fhdr_write(f, ps.idx.window_log, false, 0, false);
 		memcpy(f + 6, ps.z + pos, rec->csize);
 		if (i + 1 < ps.idx.nrec) {
-			ck_assert_mem_eq(f + 6 + rec->csize - 20,
-			                 zd_zseg_reset, 20);
-			f[6 + rec->csize - 10] |= 1;
-			/* 17 identical bytes before the cut */
-			for (unsigned k = 2; k <= 17; k++)
-				ck_assert_uint_eq(in[upos + rec->usize - k],
-				                  in[upos + rec->usize - 1]);
+			struct zd_zseg_reset rs;
+			unsigned char want[ZD_ZSEG_RESET_MAX];
+			size_t wn;
+
+			/* the reset the bytes before the cut call for:
+			 * the pair after 17 identical ones */
+			ck_assert(zd_zseg_reset_find(in + upos + rec->usize,
+			                             rec->usize, &rs));
+			ck_assert(rs.pair == (kind == IN_TAR));
+			wn = zd_zseg_reset_encode(in + upos + rec->usize, &rs,
+			                          want);
+			ck_assert_uint_ge(rec->csize, wn);
+			ck_assert_mem_eq(f + 6 + rec->csize - wn, want, wn);
+			f[6 + rec->csize - ZD_ZSEG_RESET_LAST] |= 1;
 		}
 		n = ZSTD_decompress(out, rec->usize + 1, f, rec->csize + 6);
 		ck_assert_msg(!ZSTD_isError(n), "segment %zu: %s", i,
@@ -92,6 +104,25 @@ START_TEST(test_zseg_read_segments_standalone)
 		ck_assert_uint_eq(walked[i].csize, ps.idx.rec[i].csize);
 		ck_assert_uint_ge(walked[i].bound, ps.idx.rec[i].usize);
 		pos += walked[i].csize;
+	}
+	/* a version-1 index lists no reset with literals */
+	if (kind == IN_CODE) {
+		struct zd_zseg_piece *pc = NULL;
+		size_t npc = 0;
+
+		ps.idx.version = 1;
+		ck_assert_int_eq(zd_zseg_pieces_from_index(&r, &ps.outer,
+		                                           &ps.idx, &pc, &npc,
+		                                           &err), -1);
+		ck_assert_int_eq(err.code, ZD_E_FORMAT);
+		ck_assert_str_eq(err.msg, "index record 0 does not end at a "
+		                 "reset");
+		ps.idx.version = 2;
+		ck_assert_zd_ok(zd_zseg_pieces_from_index(&r, &ps.outer,
+		                                          &ps.idx, &pc, &npc,
+		                                          &err), &err);
+		ck_assert_uint_eq(npc, ps.idx.nrec);
+		free(pc);
 	}
 	close(r.fd);
 	free(walked);
@@ -184,7 +215,9 @@ zseg_read_suite(void)
 	TCase *core = zd_test_tcase(s, "core");
 	TCase *malformed = zd_test_tcase(s, "malformed");
 
-	tcase_add_test(core, test_zseg_read_segments_standalone);
+	tcase_add_loop_test(core, test_zseg_read_segments_standalone, 0,
+	                    sizeof(standalone_kinds) /
+	                    sizeof(standalone_kinds[0]));
 	tcase_add_test(malformed, test_zseg_read_index_at_tail);
 	return s;
 }

@@ -155,6 +155,9 @@ static const struct rt_case rt_cases[] = {
 	{ IN_TAR, 12 * MIB, ZD_LAYOUT_INDEXED, 1, 256 * KIB },
 	{ IN_TAR, 600 * KIB, ZD_LAYOUT_INDEXED, 19, 64 * KIB },
 	{ IN_TEXT, 3 * MIB, ZD_LAYOUT_INDEXED, 3, 1 },
+	{ IN_CODE, 4 * MIB, ZD_LAYOUT_INDEXED, 3, 128 * KIB },
+	{ IN_CODE, 600 * KIB, ZD_LAYOUT_INDEXED, 19, 64 * KIB },
+	{ IN_CODE, 2 * MIB, ZD_LAYOUT_INDEXED, 3, 1 },	/* records grouped */
 	{ IN_EMPTY, 0, ZD_LAYOUT_INDEXED, 3, 0 },
 	{ IN_TINY, 0, ZD_LAYOUT_INDEXED, 3, 1 },
 	{ IN_RANDOM, 1 * MIB + 3, ZD_LAYOUT_FRAMES, 3, 64 * KIB },
@@ -193,9 +196,19 @@ START_TEST(test_zseg_write_round_trip)
 		ck_assert_uint_le(info.index_size, ZD_ZSEG_INDEX_MAX);
 		ck_assert_int_eq(info.content_size, (int64_t)len);
 		ck_assert_uint_le(info.window_log, 27);
-		/* No run of 17 identical bytes: nowhere to cut. */
+		/* No run of 17 identical bytes, no reset with literals:
+		 * nowhere to cut. */
 		if (c->kind == IN_RANDOM)
 			ck_assert_uint_eq(info.segments, 1);
+		/* Nothing but resets with literals: version 2. */
+		if (c->kind == IN_CODE) {
+			struct parsed ps;
+
+			parse_output(&ps);
+			ck_assert_uint_eq(ps.idx.version, 2);
+			zd_zseg_index_free(&ps.idx);
+			free(ps.z);
+		}
 	} else if (c->layout == ZD_LAYOUT_PZSTD) {
 		/* No skippable header before the first frame, which stock
 		 * dpkg would take for the whole member; one frame is

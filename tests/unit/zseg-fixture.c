@@ -70,6 +70,31 @@ fill_text(unsigned char *b, size_t len, uint64_t seed)
 	}
 }
 
+/* Machine code's shape without its padding: 8-byte units of 4 random
+ * bytes and a small little-endian number, a byte now and then a copy of
+ * the one 8 or 4 before; the random ones are never 0, so no zero run is
+ * longer than 4 and no 17 bytes are alike. */
+static void
+fill_code(unsigned char *b, size_t len, uint64_t seed)
+{
+	uint64_t x = seed * 2654435761u + 7;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned r;
+
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		r = (unsigned)(x >> 33);
+		if (i % 8 >= 4 && (r & 3) != 0)
+			b[i] = i % 8 == 4 ? (unsigned char)(r >> 8 & 3) : 0;
+		else if (i >= 8 && (r & 12) == 0)
+			b[i] = b[i - 8];
+		else if (i >= 4 && (r & 48) == 0)
+			b[i] = b[i - 4];
+		else
+			b[i] = (unsigned char)(1 + (r >> 8) % 255);
+	}
+}
+
 size_t
 make_input(enum input_kind kind, size_t len)
 {
@@ -94,6 +119,8 @@ make_input(enum input_kind kind, size_t len)
 		zd_test_fill_random(b, len, 1);
 	else if (kind == IN_TEXT || kind == IN_TINY)
 		fill_text(b, len, 2);
+	else if (kind == IN_CODE)
+		fill_code(b, len, 7);
 	zd_test_write_file(path_in, b, len);
 	free(b);
 	return len;

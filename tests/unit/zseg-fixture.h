@@ -20,7 +20,9 @@
 #define KIB ((uint64_t)1 << 10)
 #define MIB ((uint64_t)1 << 20)
 
-enum input_kind { IN_RANDOM, IN_ZEROS, IN_TEXT, IN_TAR, IN_EMPTY, IN_TINY };
+enum input_kind {
+	IN_RANDOM, IN_ZEROS, IN_TEXT, IN_TAR, IN_EMPTY, IN_TINY, IN_CODE,
+};
 
 /* The input, its compressed form and a decoded output (see paths()). */
 extern char path_in[4200], path_z[4200], path_out[4200];
@@ -32,8 +34,9 @@ void on_warn(void *ctx, const char *msg);
 /* Sets path_in, path_z and path_out in the test's directory. */
 void paths(void);
 /* Writes path_in: len bytes of the kind (IN_TAR: a tar of /usr/share/doc
- * cut at len; IN_EMPTY: 0 bytes; IN_TINY: 5 bytes of text); returns its
- * size. */
+ * cut at len; IN_EMPTY: 0 bytes; IN_TINY: 5 bytes of text; IN_CODE: bytes
+ * shaped as machine code, with no 17 alike, where a reset with literals
+ * fits every few hundred bytes); returns its size. */
 size_t make_input(enum input_kind kind, size_t len);
 /* zstd compression parameters, warnings to on_warn. */
 void zseg_params(struct zd_comp_params *p, enum zd_zstd_layout layout,
