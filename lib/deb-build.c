@@ -129,12 +129,18 @@ make_member(const char *dir, tarbuild_fn *fn, const struct zd_tar_opts *to,
 {
 	struct fed f = { NULL, o, what, out->path };
 	struct zd_sink sink = { fed_write, &f, NULL, NULL };
-	uint64_t in_size, off, size;
+	uint64_t tar_size, built, in_size, off, size;
 	int rc = -1;
 
+	/* the tar's size first, from the tree's metadata: the indexed
+	 * layout's cuts are balanced over it (zseg-cut.h) */
+	if (fn(dir, to, NULL, &tar_size, err) < 0)
+		return -1;
+	if (tar_size > INT64_MAX)
+		return zd_err(err, ZD_E_LIMIT, "%s too large", what);
 	if (zd_deb_write_begin(out, err) < 0)
 		return -1;
-	f.e = zd_deb_encoder_new(cp, out->fd, err);
+	f.e = zd_deb_encoder_new(cp, out->fd, (int64_t)tar_size, err);
 	if (f.e == NULL) {
 		zd_err_prefix(err, "cannot compress %s", what);
 		return -1;
@@ -142,8 +148,14 @@ make_member(const char *dir, tarbuild_fn *fn, const struct zd_tar_opts *to,
 	if (o->progress != NULL)
 		zd_deb_encoder_on_progress(f.e, fed_progress, &f);
 	report(o, what, 0);
-	if (fn(dir, to, &sink, NULL, err) < 0)
+	if (fn(dir, to, &sink, &built, err) < 0)
 		goto out;
+	if (built != tar_size) {
+		zd_err(err, ZD_E_IO, "'%s' changed while being archived "
+		       "(%s: %ju bytes, %ju before)", dir, what,
+		       (uintmax_t)built, (uintmax_t)tar_size);
+		goto out;
+	}
 	if (zd_deb_encoder_finish(f.e, &off, &size, &in_size, err) < 0) {
 		zd_err_prefix(err, "cannot write %s for '%s'", what, out->path);
 		goto out;

@@ -38,7 +38,7 @@ streams(const struct zd_comp_params *p)
 
 struct zd_encoder *
 zd_deb_encoder_new(const struct zd_comp_params *p, int out_fd,
-               struct zd_error *err)
+                   int64_t in_size, struct zd_error *err)
 {
 	struct zd_encoder *e;
 	off_t here;
@@ -60,7 +60,7 @@ zd_deb_encoder_new(const struct zd_comp_params *p, int out_fd,
 	}
 	e->start = (uint64_t)here;
 	if (streams(p)) {
-		e->zw = zd_zseg_writer_new(p, e->out_fd, -1, err);
+		e->zw = zd_zseg_writer_new(p, e->out_fd, in_size, err);
 		if (e->zw == NULL)
 			goto fail;
 	} else if (zd_codec_stream_supported(p)) {

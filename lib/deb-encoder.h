@@ -22,10 +22,14 @@
 struct zd_encoder;
 
 /* Checks p (see zd_comp_params_check) and starts.  The member goes to
- * out_fd (seekable; it stays the caller's) from its current offset.  p
- * must outlive the encoder.  NULL with err set. */
+ * out_fd (seekable; it stays the caller's) from its current offset.
+ * in_size: the bytes that will be fed, or -1 when not known (the indexed
+ * layout then cuts as the bytes come instead of balancing its segments:
+ * other bytes; zseg-cut.h).  p must outlive the encoder.  NULL with err
+ * set. */
 struct zd_encoder *zd_deb_encoder_new(const struct zd_comp_params *p,
-                                      int out_fd, struct zd_error *err);
+                                      int out_fd, int64_t in_size,
+                                      struct zd_error *err);
 /* Progress: called with the bytes fed so far, each time another
  * ZD_ENCODER_PROGRESS_EVERY of them has been fed. */
 typedef void (*zd_encoder_progress_fn)(void *ctx, uint64_t fed);

@@ -11,6 +11,7 @@
 #include "lib/deb-member.h"
 #include "lib/membuf.h"
 #include "lib/tar-find.h"
+#include "lib/zseg-layout.h"
 
 int
 zd_deb_member_decode(const struct zd_deb_member *m,
@@ -29,6 +30,42 @@ zd_deb_member_decode(const struct zd_deb_member *m,
 		return -1;
 	}
 	return 0;
+}
+
+static int
+count_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
+{
+	(void)buf;
+	(void)err;
+	*(uint64_t *)ctx += len;
+	return 0;
+}
+
+int
+zd_deb_member_size(const struct zd_deb_member *m,
+                   const struct zd_dec_params *p, uint64_t *size,
+                   struct zd_error *err)
+{
+	struct zd_sink sink = { count_write, size, NULL, NULL };
+
+	*size = 0;
+	if (m->codec->type == ZD_COMP_NONE) {
+		*size = m->region.len;
+		return 0;
+	}
+	if (m->codec->type == ZD_COMP_ZSTD) {
+		struct zd_zstd_info info;
+
+		if (zd_zstd_describe(&m->region, &info, err) < 0) {
+			zd_err_prefix(err, "member '%s'", m->name);
+			return -1;
+		}
+		if (info.content_size >= 0) {
+			*size = (uint64_t)info.content_size;
+			return 0;
+		}
+	}
+	return zd_deb_member_decode(m, p, &sink, err);
 }
 
 int

@@ -18,6 +18,16 @@ int zd_deb_member_decode(const struct zd_deb_member *m,
                      const struct zd_dec_params *p, struct zd_sink *out,
                      struct zd_error *err);
 
+/*
+ * The decoded size of member m into *size: the zstd frame headers' when
+ * they all declare it (a decoder checks them against the bytes), the
+ * member's own when it is not compressed, else by decoding it into
+ * nothing with p.  Returns 0, or -1 with err set as zd_deb_member_decode.
+ */
+int zd_deb_member_size(const struct zd_deb_member *m,
+                       const struct zd_dec_params *p, uint64_t *size,
+                       struct zd_error *err);
+
 /* The largest member zd_deb_member_read_file() decodes into memory. */
 #define ZD_MEMBER_READ_MAX ((size_t)64 << 20)
 

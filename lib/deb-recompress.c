@@ -38,12 +38,17 @@ recode(const struct zd_deb_member *m, const char *base,
 	struct zd_encoder *e;
 	struct zd_sink sink;
 	char name[ZD_AR_NAME_MAX + 2];
-	uint64_t off;
+	uint64_t off, in_size;
 	int rc = -1;
 
+	/* the tar's size first: the indexed layout's cuts are balanced
+	 * over it (zseg-cut.h) */
+	if (zd_deb_member_size(m, o->dec, &in_size, err) < 0)
+		return -1;
 	if (zd_deb_write_begin(out, err) < 0)
 		return -1;
-	e = zd_deb_encoder_new(cp, out->fd, err);
+	e = zd_deb_encoder_new(cp, out->fd, in_size <= INT64_MAX ?
+	                       (int64_t)in_size : -1, err);
 	if (e == NULL)
 		return -1;
 	sink.write = zd_deb_encoder_write;

@@ -53,7 +53,9 @@ struct zd_tar_opts {
  * Writes the data.tar of the tree at dir to out, as dpkg-deb does: every
  * entry but those whose path starts with "DEBIAN", symlinks last.  *size
  * (may be NULL) receives the bytes written.  Sockets are skipped with a
- * warning, as GNU tar does.  Returns 0, or -1 with err set naming the path:
+ * warning, as GNU tar does.  out NULL: only *size, the bytes it would
+ * write, from the entries' metadata (no file's contents read, no
+ * warning); a writer of the indexed zstd layout needs it first.  Returns 0, or -1 with err set naming the path:
  * ZD_E_IO if it cannot be read or changed while being read (GNU tar's
  * "file changed as we read it", which fails dpkg-deb), ZD_E_FORMAT for a
  * newline in a name, ZD_E_USAGE if dir is not a directory, ZD_E_LIMIT if a

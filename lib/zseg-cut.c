@@ -31,6 +31,10 @@
  * without one (a large binary or text member), wherever a reset with
  * literals fits (zd_zseg_reset_find(), a literal place): in machine code
  * every few hundred bytes.  One place is kept per granule, the first.
+ *
+ * Indexed, balanced (the input's size known): the same places and costs,
+ * but each cut is chosen near a fixed offset, k * total / n, once the
+ * places around it and a window after them are scanned.
  */
 #include "config.h"
 
@@ -51,6 +55,7 @@ enum {
 	WEIGHT_MAX = 4096,	/* bytes an anchor stands for, at most */
 	MAX_CANDS = 1024,	/* cut places per target, at most */
 	FREE = 64 << 10,	/* literal places: this far from run places */
+	BALANCED_MAX = 1024,	/* balanced: total / target under this */
 	SPAN = ZD_ZSEG_RESET_SPAN,	/* bytes a literal place looks at */
 };
 
@@ -89,6 +94,10 @@ struct zd_zseg_cut {
 	uint64_t last_run;	/* the last run place scanned, or 0 */
 	uint64_t lit_from;	/* literal places before it are searched */
 	unsigned char lhist[SPAN];	/* the SPAN bytes before pos */
+	/* balanced */
+	uint64_t nseg;		/* segments aimed at; 0: not balanced */
+	uint64_t size;		/* total / nseg */
+	uint64_t next;		/* the cut to choose: k, 1 <= k < nseg */
 };
 
 static uint64_t
@@ -103,24 +112,68 @@ min64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
-/* Indexed: a cut is looked for in [lo, hi] of the segment's start. */
+uint64_t
+zd_zseg_cut_count(uint64_t total, uint64_t target)
+{
+	uint64_t n = 1;
+
+	if (total == 0 || target == 0 || total / target >= BALANCED_MAX)
+		return 0;
+	while (total / n >= target)
+		n *= 2;
+	return n;
+}
+
+/* Balanced: the ideal offset of cut k, k * total / nseg, and how far a
+ * cut may be from it. */
+static uint64_t
+ideal(const struct zd_zseg_cut *c, uint64_t k)
+{
+	return c->p.total / c->nseg * k + c->p.total % c->nseg * k / c->nseg;
+}
+
+static uint64_t
+slack(const struct zd_zseg_cut *c)
+{
+	return max64(c->size / 32, 1);
+}
+
+/* Balanced: all the cuts are chosen. */
+static bool
+done(const struct zd_zseg_cut *c)
+{
+	return c->nseg > 0 && c->next >= c->nseg;
+}
+
+/* Indexed: a cut is looked for in [lo, hi] of the segment's start
+ * (balanced: around the ideal offset, places kept from half a segment
+ * before it) ... */
 static uint64_t
 cut_lo(const struct zd_zseg_cut *c)
 {
+	if (c->nseg > 0 && !done(c))
+		return max64(c->seg + ZD_ZSEG_CUT_RUN,
+		             ideal(c, c->next) - c->size / 2);
 	return c->seg + max64(c->p.target / 2, ZD_ZSEG_CUT_RUN);
 }
 
 static uint64_t
 cut_hi(const struct zd_zseg_cut *c)
 {
+	if (c->nseg > 0 && !done(c))
+		return ideal(c, c->next) + slack(c);
 	return c->seg + max64(c->p.target, ZD_ZSEG_CUT_RUN);
 }
 
 /* ... and chosen once the places of the next segment are known and
- * the horizon after them is scanned. */
+ * the horizon after them is scanned (balanced: the horizon after hi). */
 static uint64_t
 decide_at(const struct zd_zseg_cut *c)
 {
+	if (done(c))
+		return UINT64_MAX;
+	if (c->nseg > 0)
+		return cut_hi(c) + c->horizon;
 	return cut_hi(c) + max64(c->p.target, ZD_ZSEG_CUT_RUN) + c->horizon;
 }
 
@@ -136,13 +189,24 @@ static int
 indexed_init(struct zd_zseg_cut *c, struct zd_error *err)
 {
 	const struct zd_zseg_cut_params *p = &c->p;
-	uint64_t w = UINT64_C(1) << p->window_log;
+	uint64_t w = UINT64_C(1) << p->window_log, t = p->target;
 	uint64_t span, anchors;
 
-	c->horizon = min64(w, max64(p->target, ZD_ZSEG_CUT_RUN));
-	c->gran = max64(p->target / MAX_CANDS, 1);
+	c->nseg = zd_zseg_cut_count(p->total, p->target);
+	if (c->nseg > 0) {
+		c->size = p->total / c->nseg;
+		c->next = 1;
+		t = max64(c->size, 1);
+	}
+	c->horizon = min64(w, max64(t, ZD_ZSEG_CUT_RUN));
+	c->gran = max64(t / MAX_CANDS, 1);
 	/* places in [lo, decide_at], one per granule, and the end slot */
-	span = decide_at(c) - cut_lo(c);
+	if (c->nseg == 1)
+		span = 0;		/* one segment: no place is kept */
+	else if (c->nseg > 1)
+		span = c->size / 2 + slack(c) + c->horizon + 1;
+	else
+		span = decide_at(c) - cut_lo(c);
 	c->cand_max = (size_t)(span / c->gran + 3);
 	/* about one slot per anchor the horizon holds */
 	anchors = c->horizon / (STRIDE << ABITS);
@@ -226,6 +290,11 @@ found(struct zd_zseg_cut *c, uint64_t x)
 	c->q[c->nq++] = x;
 	c->seg = x;
 	c->after = false;
+	/* balanced: the next cut at least half a segment on */
+	if (c->nseg > 0)
+		for (c->next++; !done(c) &&
+		     ideal(c, c->next) < x + c->size / 2; c->next++)
+			;
 	if (c->p.layout == ZD_LAYOUT_INDEXED)
 		prune(c);
 }
@@ -235,6 +304,8 @@ found(struct zd_zseg_cut *c, uint64_t x)
 static void
 add_cands(struct zd_zseg_cut *c, uint64_t x, uint64_t y)
 {
+	if (done(c))
+		return;
 	x = max64(x, cut_lo(c));
 	if (c->ncand > 0 && c->cand[c->ncand - 1].at / c->gran == x / c->gran)
 		x = (x / c->gran + 1) * c->gran;
@@ -269,6 +340,52 @@ cand_from(const struct zd_zseg_cut *c, uint64_t x)
  * in front of a costly stretch is avoided by ending the segment before
  * early enough.  With no place in [lo, hi], the first one after hi.
  */
+/*
+ * Indexed, balanced, at decide_at(): of the places within slack() of the
+ * ideal offset, the one that loses least, the nearest of equals (the
+ * earlier of two as near); with none there, the nearer of the last one
+ * before and the first one after (the after state, if there is neither).
+ */
+static void
+decide_balanced(struct zd_zseg_cut *c)
+{
+	uint64_t b = ideal(c, c->next), lo = b - slack(c), hi = b + slack(c);
+	uint64_t best_dist = 0;
+	int64_t cost = 0, best_cost = 0;
+	size_t best = SIZE_MAX, before = SIZE_MAX, after = SIZE_MAX;
+
+	for (size_t j = 0; j < c->ncand; j++) {
+		uint64_t x = c->cand[j].at, dist = x > b ? x - b : b - x;
+
+		cost += c->cand[j].d;
+		if (x < lo) {
+			before = j;
+			continue;
+		}
+		if (x > hi) {
+			after = j;
+			break;
+		}
+		if (best == SIZE_MAX || cost < best_cost ||
+		    (cost == best_cost && dist < best_dist)) {
+			best = j;
+			best_cost = cost;
+			best_dist = dist;
+		}
+	}
+	if (best == SIZE_MAX) {
+		best = before;
+		if (after != SIZE_MAX &&
+		    (before == SIZE_MAX ||
+		     c->cand[after].at - b < b - c->cand[before].at))
+			best = after;
+	}
+	if (best != SIZE_MAX)
+		found(c, c->cand[best].at);
+	else
+		c->after = true;
+}
+
 static void
 decide(struct zd_zseg_cut *c)
 {
@@ -276,6 +393,10 @@ decide(struct zd_zseg_cut *c)
 	int64_t cost = 0, best_cost = 0;
 	size_t best = SIZE_MAX, head = 0, tail = 0, next = 0;
 
+	if (c->nseg > 0) {
+		decide_balanced(c);
+		return;
+	}
 	for (size_t j = 0; j < c->ncand; j++) {
 		cost += c->cand[j].d;
 		c->cost[j] = cost;
@@ -427,6 +548,9 @@ lit_search(struct zd_zseg_cut *c, const unsigned char *b, uint64_t p0,
 	uint64_t x = max64(max64(c->lit_from, c->last_run + FREE),
 	                   max64(cut_lo(c), c->seg + SPAN));
 
+	if (done(c))
+		x = to + 1;	/* no more cuts */
+
 	for (; x <= to; x++) {
 		const unsigned char *e = x - p0 >= 4 ? b + (x - p0) :
 		                         lit_bytes(c, b, p0, x, tmp);
@@ -477,7 +601,7 @@ scan_runs(struct zd_zseg_cut *c, const unsigned char *b, size_t n)
 		prev = b[0];	/* run 0: the first byte starts it */
 	while (i < n) {
 		uint64_t bp = bcast(prev), w = 0;
-		size_t i0 = i, lead, t, k;
+		size_t i0 = i, lead, t, k, j0;
 		unsigned char last;
 
 		if (run < 9 && n - i >= 8) {
@@ -511,12 +635,12 @@ scan_runs(struct zd_zseg_cut *c, const unsigned char *b, size_t n)
 			for (lead = 0; lead < k && b[i + lead] == prev; lead++)
 				;
 		}
-		if (run + (i - i0) + lead >= ZD_ZSEG_CUT_RUN) {
-			/* places after bytes i0 + j - 1, for j in
-			 * [j0, i - i0 + lead] */
-			size_t j0 = run >= ZD_ZSEG_CUT_RUN ? 1 :
-			            (size_t)(ZD_ZSEG_CUT_RUN - run);
-
+		/* places after bytes i0 + j - 1, for j in [j0, i - i0 +
+		 * lead] (none when a run that ended the last piece stops at
+		 * its first byte: its place there was the last piece's) */
+		j0 = run >= ZD_ZSEG_CUT_RUN ? 1 :
+		     (size_t)(ZD_ZSEG_CUT_RUN - run);
+		if (j0 <= i - i0 + lead) {
 			if (c->after) {
 				c->run = run + j0;
 				c->prev = prev;
@@ -688,7 +812,7 @@ zd_zseg_cut_end(struct zd_zseg_cut *c, uint64_t *cut)
 		return true;
 	/* a cut waiting with fewer than tail bytes after it is dropped */
 	if (c->p.layout != ZD_LAYOUT_INDEXED || c->after || c->nq > 0 ||
-	    c->pos < cut_hi(c))
+	    done(c) || c->pos < cut_hi(c))
 		return false;
 	/* places too close to the end cannot be cuts */
 	while (c->ncand > 0 && c->cand[c->ncand - 1].at + c->p.tail > c->pos)

@@ -39,13 +39,31 @@
  * tail bytes after it (else the rest stays with the last segment):
  * 1 <= tail <= target
  * (indexed: <= max(target / 2, ZD_ZSEG_CUT_RUN)).
+ *
+ * INDEXED with total, the input's size, given and under 1024 targets
+ * (balanced): n = zd_zseg_cut_count(total, target) segments of about
+ * s = total / n bytes
+ * each, so that any number of cores that divides n decodes them in equal
+ * rounds.  Cut k (1 <= k < n) is the place within s/32 of k * total / n
+ * that loses the fewest matches, the nearest of equals; with none there,
+ * the nearer of the last place from half a segment before and the first
+ * one after.
  */
 struct zd_zseg_cut_params {
 	enum zd_zstd_layout layout;	/* INDEXED, FRAMES or PZSTD */
 	uint64_t target;		/* >= 1 */
 	uint64_t tail;
 	unsigned window_log;		/* INDEXED: 10 to 31 */
+	uint64_t total;			/* INDEXED: the input's size, or 0 */
 };
+
+/*
+ * The segments a balanced cut of total bytes aims at: the power of two n
+ * for which total / n is at least target / 2 and under target, 1 when
+ * total is under the target; 0 when the cut is not balanced (total 0, or
+ * 1024 targets or more).
+ */
+uint64_t zd_zseg_cut_count(uint64_t total, uint64_t target);
 
 struct zd_zseg_cut;
 

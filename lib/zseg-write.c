@@ -820,7 +820,8 @@ zd_zseg_writer_finish(struct zd_zseg_writer *w, uint64_t *start,
 	if (w->failed)
 		return zd_err(err, ZD_E_INTERNAL, "writer failed before");
 	if (w->size_known && w->pos != w->in_size)
-		return zd_err(err, ZD_E_INTERNAL, "got %ju bytes of %ju",
+		return zd_err(err, ZD_E_IO, "input changed while being "
+		              "compressed: %ju bytes, %ju expected",
 		              (uintmax_t)w->pos, (uintmax_t)w->in_size);
 	for (uint64_t at; zd_zseg_cut_end(w->cut, &at);)
 		if (submit(w, at, false, err) < 0)
@@ -966,6 +967,7 @@ zd_zseg_writer_new(const struct zd_comp_params *p, int out_fd,
 	struct zd_zseg_writer *w;
 	struct zd_zseg_cut_params cp;
 	unsigned threads = p->threads > 0 ? p->threads : 1;
+	uint64_t nseg;
 
 	if (p->layout != ZD_LAYOUT_INDEXED && p->layout != ZD_LAYOUT_FRAMES &&
 	    p->layout != ZD_LAYOUT_PZSTD) {
@@ -993,11 +995,18 @@ zd_zseg_writer_new(const struct zd_comp_params *p, int out_fd,
 	if (cp.tail == 0)
 		cp.tail = 1;
 	cp.window_log = w->wlog;
+	/* the size known, the indexed cuts balance the segments over it */
+	cp.total = p->layout == ZD_LAYOUT_INDEXED && w->size_known ?
+	           w->in_size : 0;
 	w->cut = zd_zseg_cut_new(&cp, err);
 	if (w->cut == NULL)
 		goto fail;
 	/* more workers than segments would only cost memory */
-	if (w->size_known && threads > w->in_size / w->target + 1)
+	nseg = zd_zseg_cut_count(cp.total, cp.target);
+	if (nseg > 0 && threads > nseg)
+		threads = (unsigned)nseg;
+	else if (nseg == 0 && w->size_known &&
+	         threads > w->in_size / w->target + 1)
 		threads = (unsigned)(w->in_size / w->target + 1);
 	w->window = threads > 1 ? 2 * threads : 1;
 	w->nworkers = threads;

@@ -78,7 +78,7 @@ check_same_bytes(size_t i, size_t prefix)
 	memset(head, 'h', sizeof(head));
 	ck_assert_zd_ok(zd_write_all(fd, head, prefix, &err), &err);
 	params(&p, i, 2);
-	e = zd_deb_encoder_new(&p, fd, &err);
+	e = zd_deb_encoder_new(&p, fd, (int64_t)len, &err);
 	ck_assert_msg(e != NULL, "%s", err.msg);
 	zd_test_write_uneven(zd_deb_encoder_write, e, in, len, 100000, 3);
 	ck_assert_zd_ok(zd_deb_encoder_finish(e, &start, &size, &fed, &err),
@@ -147,7 +147,7 @@ START_TEST(test_encoder_progress)
 	ck_assert_ptr_nonnull(buf);
 	ck_assert_int_ge(fd, 0);
 	params(&p, 0, 1);	/* no compression: fast */
-	e = zd_deb_encoder_new(&p, fd, &err);
+	e = zd_deb_encoder_new(&p, fd, -1, &err);
 	ck_assert_ptr_nonnull(e);
 	ck_assert_zd_ok(zd_deb_encoder_write(e, buf, piece, &err), &err);
 	zd_deb_encoder_on_progress(e, record_progress, &c);
@@ -196,7 +196,7 @@ warnings_for(size_t i, const char *path_in)
 	p.warn = on_warn;
 	nwarn = 0;
 	last_warn[0] = '\0';
-	e = zd_deb_encoder_new(&p, fd, &err);
+	e = zd_deb_encoder_new(&p, fd, -1, &err);
 	ck_assert_ptr_nonnull(e);
 	ck_assert_zd_ok(zd_deb_encoder_write(e, in, len, &err), &err);
 	ck_assert_zd_ok(zd_deb_encoder_finish(e, &off, &size, NULL, &err),
@@ -260,13 +260,13 @@ START_TEST(test_encoder_bad_params)
 	ck_assert_int_ge(fd, 0);
 	params(&p, 2, 1);
 	p.level = 10;		/* xz: 0 to 9 */
-	ck_assert_ptr_null(zd_deb_encoder_new(&p, fd, &err));
+	ck_assert_ptr_null(zd_deb_encoder_new(&p, fd, -1, &err));
 	ck_assert_int_eq(err.code, ZD_E_USAGE);
 	ck_assert_msg(strstr(err.msg, "out of range") != NULL, "%s", err.msg);
 	zd_err_clear(&err);
 	params(&p, 0, 1);
 	p.type = ZD_COMP_BZIP2;	/* read only */
-	ck_assert_ptr_null(zd_deb_encoder_new(&p, fd, &err));
+	ck_assert_ptr_null(zd_deb_encoder_new(&p, fd, -1, &err));
 	ck_assert_int_eq(err.code, ZD_E_UNSUPPORTED);
 	/* nothing written */
 	ck_assert_zd_ok(zd_fd_size(fd, &size, &err), &err);

@@ -103,7 +103,7 @@ START_TEST(test_zseg_cut_indexed)
 		60 * KIB + 17, 124 * KIB + 17, 300 * KIB + 17,
 	};
 	const struct zd_zseg_cut_params p = {
-		ZD_LAYOUT_INDEXED, 64 * KIB, 4 * KIB, 16,
+		ZD_LAYOUT_INDEXED, 64 * KIB, 4 * KIB, 16, 0,
 	};
 	unsigned char *b = random_with_runs(320 * KIB);
 	struct cuts *got = malloc(sizeof(*got));
@@ -133,7 +133,7 @@ END_TEST
 START_TEST(test_zseg_cut_cheapest)
 {
 	const struct zd_zseg_cut_params p = {
-		ZD_LAYOUT_INDEXED, 64 * KIB, 4 * KIB, 16,
+		ZD_LAYOUT_INDEXED, 64 * KIB, 4 * KIB, 16, 0,
 	};
 	const size_t len = 200 * KIB, r = 40 * KIB + 512, copy = 62 * KIB;
 	unsigned char *b = malloc(len);
@@ -182,7 +182,7 @@ plant_literal(unsigned char *b, size_t x)
 START_TEST(test_zseg_cut_literal)
 {
 	const struct zd_zseg_cut_params p = {
-		ZD_LAYOUT_INDEXED, 64 * KIB, 4 * KIB, 16,
+		ZD_LAYOUT_INDEXED, 64 * KIB, 4 * KIB, 16, 0,
 	};
 	static const uint64_t want[] = {
 		64 * KIB, 128 * KIB, 192 * KIB, 256 * KIB,
@@ -221,7 +221,7 @@ END_TEST
  * in a run of zeros, none in the random bytes around it. */
 START_TEST(test_zseg_cut_tiny_target)
 {
-	const struct zd_zseg_cut_params p = { ZD_LAYOUT_INDEXED, 1, 1, 10 };
+	const struct zd_zseg_cut_params p = { ZD_LAYOUT_INDEXED, 1, 1, 10, 0 };
 	unsigned char b[1000];
 	struct cuts *got = malloc(sizeof(*got));
 
@@ -244,7 +244,7 @@ END_TEST
  */
 START_TEST(test_zseg_cut_fixed)
 {
-	struct zd_zseg_cut_params p = { ZD_LAYOUT_FRAMES, 1000, 62, 0 };
+	struct zd_zseg_cut_params p = { ZD_LAYOUT_FRAMES, 1000, 62, 0, 0 };
 	unsigned char *b = malloc(5100);
 	struct cuts *got = malloc(sizeof(*got));
 
@@ -314,7 +314,7 @@ START_TEST(test_zseg_cut_feed_pieces)
 	}
 	for (size_t l = 0; l < 3; l++) {
 		struct zd_zseg_cut_params p = {
-			layouts[l], 64 * KIB, 4 * KIB, 16,
+			layouts[l], 64 * KIB, 4 * KIB, 16, 0,
 		};
 
 		run_cuts(&p, b, len, 0, whole);
@@ -336,13 +336,13 @@ END_TEST
 START_TEST(test_zseg_cut_bad_params)
 {
 	static const struct zd_zseg_cut_params bad[] = {
-		{ ZD_LAYOUT_SINGLE, 1000, 10, 20 },
-		{ ZD_LAYOUT_INDEXED, 0, 1, 20 },
-		{ ZD_LAYOUT_INDEXED, 1000, 0, 20 },
-		{ ZD_LAYOUT_INDEXED, 1000, 501, 20 },	/* > the shortest */
-		{ ZD_LAYOUT_INDEXED, 1000, 10, 9 },	/* window */
-		{ ZD_LAYOUT_INDEXED, 1000, 10, 32 },
-		{ ZD_LAYOUT_FRAMES, 1000, 1001, 0 },
+		{ ZD_LAYOUT_SINGLE, 1000, 10, 20, 0 },
+		{ ZD_LAYOUT_INDEXED, 0, 1, 20, 0 },
+		{ ZD_LAYOUT_INDEXED, 1000, 0, 20, 0 },
+		{ ZD_LAYOUT_INDEXED, 1000, 501, 20, 0 },	/* > the shortest */
+		{ ZD_LAYOUT_INDEXED, 1000, 10, 9, 0 },	/* window */
+		{ ZD_LAYOUT_INDEXED, 1000, 10, 32, 0 },
+		{ ZD_LAYOUT_FRAMES, 1000, 1001, 0, 0 },
 	};
 	struct zd_error err = ZD_ERROR_INIT;
 

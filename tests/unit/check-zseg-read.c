@@ -36,7 +36,7 @@ START_TEST(test_zseg_read_segments_standalone)
 	unsigned char *in;
 	uint64_t pos, upos = 0;
 	struct zd_zseg_piece *walked = NULL;
-	size_t nwalked = 0;
+	size_t nwalked = 0, pairs = 0, lits = 0;
 	struct zd_region r;
 
 	ck_assert_zd_ok(compress_to(path_in, path_z, ZD_LAYOUT_INDEXED, 3,
@@ -46,7 +46,6 @@ START_TEST(test_zseg_read_segments_standalone)
 	parse_output(&ps);
 	ck_assert_uint_gt(ps.idx.nrec, 10);
 	ck_assert_uint_eq(ps.idx.nrec, ps.idx.segments);
-	ck_assert_uint_eq(ps.idx.version, kind == IN_CODE ? 2 : 1);
 	/* header: checksum on, single segment off, FCS in 4 bytes */
 	ck_assert_uint_eq(ps.z[4], 0x84);
 	ck_assert(ps.outer.hdr.checksum && !ps.outer.hdr.single_segment);
@@ -70,7 +69,10 @@ START_TEST(test_zseg_read_segments_standalone)
 			 * the pair after 17 identical ones */
 			ck_assert(zd_zseg_reset_find(in + upos + rec->usize,
 			                             rec->usize, &rs));
-			ck_assert(rs.pair == (kind == IN_TAR));
+			if (kind == IN_CODE)
+				ck_assert(!rs.pair);
+			pairs += rs.pair;
+			lits += !rs.pair;
 			wn = zd_zseg_reset_encode(in + upos + rec->usize, &rs,
 			                          want);
 			ck_assert_uint_ge(rec->csize, wn);
@@ -89,6 +91,11 @@ START_TEST(test_zseg_read_segments_standalone)
 		free(out);
 	}
 	ck_assert_uint_eq(upos, len);
+	/* version 2 where a record ends in a reset with literals; a tar
+	 * has 17 zeros at the end of most members */
+	ck_assert_uint_eq(ps.idx.version, lits > 0 ? 2 : 1);
+	if (kind == IN_TAR)
+		ck_assert_uint_gt(pairs, 2 * lits);
 	/* the content checksum */
 	ck_assert_uint_eq(zd_le32(ps.z + ps.outer.size - 4),
 	                  (uint32_t)XXH64(in, len, 0));

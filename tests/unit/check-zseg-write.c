@@ -255,16 +255,16 @@ START_TEST(test_zseg_write_threads_identical)
 }
 END_TEST
 
-/* ---- the streaming writer: same bytes as from a file of known size ---- */
+/* ---- the streaming writer told the size: the bytes of a file of it ---- */
 
 /*
- * Feeds path_in to a zd_zseg_writer of unknown input size in uneven chunks,
- * after 100 bytes of something else in the output file, and writes the
- * member it reports to out.
+ * Feeds path_in to a zd_zseg_writer in uneven chunks, after 100 bytes of
+ * something else in the output file, and writes the member it reports to
+ * out.  sized: the writer is told the input's size first.
  */
 static void
 stream_to(const char *out, enum zd_zstd_layout layout, int level,
-          uint64_t seg, unsigned threads)
+          uint64_t seg, unsigned threads, bool sized)
 {
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_comp_params p;
@@ -283,7 +283,7 @@ stream_to(const char *out, enum zd_zstd_layout layout, int level,
 	memset(junk, 'j', sizeof(junk));
 	ck_assert_int_eq(write(fd, junk, sizeof(junk)), (ssize_t)sizeof(junk));
 	zseg_params(&p, layout, level, seg, threads);
-	w = zd_zseg_writer_new(&p, fd, -1, &err);
+	w = zd_zseg_writer_new(&p, fd, sized ? (int64_t)len : -1, &err);
 	ck_assert_msg(w != NULL, "%s", err.msg);
 	zd_test_write_uneven(zd_zseg_writer_write, w, in, len, 70000, 7);
 	ck_assert_zd_ok(zd_zseg_writer_finish(w, &start, &size, &err), &err);
@@ -332,12 +332,22 @@ START_TEST(test_zseg_write_streamed)
 			                &err);
 			for (unsigned t = 1; t <= 2; t++) {
 				stream_to(streamed, layouts[l], 3,
-				          inputs[i].seg, t);
+				          inputs[i].seg, t, true);
 				ck_assert_msg(same_files(path_z, streamed),
 				              "input %zu, layout %d, -T%u: "
 				              "streamed bytes differ", i,
 				              (int)layouts[l], t);
 			}
+			/* of unknown size: cut as the bytes come (indexed:
+			 * not balanced), the same for any thread count */
+			stream_to(path_z, layouts[l], 3, inputs[i].seg, 1,
+			          false);
+			check_decodes(path_z, 2);
+			stream_to(streamed, layouts[l], 3, inputs[i].seg, 2,
+			          false);
+			ck_assert_msg(same_files(path_z, streamed),
+			              "input %zu, layout %d, unknown size: "
+			              "-T1 and -T2 differ", i, (int)layouts[l]);
 		}
 		if (inputs[i].seg == 1) {
 			struct parsed ps;
@@ -354,21 +364,24 @@ END_TEST
 /*
  * The segments are the cut policy's (zseg-cut.h, tested alone in
  * check-zseg-cut): a tar cut by the writer at level 1 (window 2^19) with
- * a 256 KiB target, against the cutter fed the same bytes.
+ * a 256 KiB target, against the cutter fed the same bytes and told their
+ * size, as the writer of a file is (balanced: 32 segments).
  */
 START_TEST(test_zseg_write_cut_policy)
 {
-	const struct zd_zseg_cut_params cp = {
-		ZD_LAYOUT_INDEXED, 256 * KIB, 16 * KIB, 19,
+	struct zd_zseg_cut_params cp = {
+		ZD_LAYOUT_INDEXED, 256 * KIB, 16 * KIB, 19, 0,
 	};
 	struct zd_error err = ZD_ERROR_INIT;
 	struct zd_comp_params p;
-	struct zd_zseg_cut *cut = zd_zseg_cut_new(&cp, &err);
+	struct zd_zseg_cut *cut;
 	size_t len = make_input(IN_TAR, 6 * MIB), off = 0, used, k = 0;
 	unsigned char *in = zd_test_read_file(path_in, &len);
 	struct parsed ps;
 	uint64_t at, upos = 0;
 
+	cp.total = len;
+	cut = zd_zseg_cut_new(&cp, &err);
 	ck_assert_ptr_nonnull(cut);
 	ck_assert_zd_ok(compress_to(path_in, path_z, ZD_LAYOUT_INDEXED, 1,
 	                            256 * KIB, 2, &err), &err);
@@ -387,6 +400,10 @@ START_TEST(test_zseg_write_cut_policy)
 		              k - 1, (uintmax_t)upos, (uintmax_t)at);
 	}
 	ck_assert_uint_eq(k + 1, ps.idx.nrec);
+	/* 6 MiB / 32 under the target: 32 aimed at, fewer where compressed
+	 * files leave no place near one */
+	ck_assert_uint_le(ps.idx.nrec, 32);
+	ck_assert_uint_ge(ps.idx.nrec, 24);
 	zd_zseg_cut_free(cut);
 	zd_zseg_index_free(&ps.idx);
 	free(ps.z);
