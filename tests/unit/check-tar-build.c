@@ -122,6 +122,36 @@ assert_same_file(const char *ref, const char *ours)
 }
 
 static void
+count_warning(void *ctx, const char *msg)
+{
+	(void)msg;
+	(*(unsigned *)ctx)++;
+}
+
+/* With no sink, the size alone, from the entries' metadata: the size the
+ * build wrote, and no warning (the socket's comes with the build). */
+static void
+check_measured(const char *tree, bool control, const struct zd_tar_opts *o,
+               uint64_t built)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_tar_opts q = *o;
+	unsigned warnings = 0;
+	uint64_t size = 0;
+
+	q.warn = count_warning;
+	q.warn_ctx = &warnings;
+	if (control)
+		ck_assert_zd_ok(zd_tar_build_control(tree, &q, NULL, &size,
+		                                     &err), &err);
+	else
+		ck_assert_zd_ok(zd_tar_build_data(tree, &q, NULL, &size, &err),
+		                &err);
+	ck_assert_uint_eq(size, built);
+	ck_assert_uint_eq(warnings, 0);
+}
+
+static void
 build_ours(const char *tree, const char *out, bool control,
            const struct zd_tar_opts *o)
 {
@@ -139,6 +169,7 @@ build_ours(const char *tree, const char *out, bool control,
 		                &err);
 	ck_assert_int_eq(close(fd), 0);
 	ck_assert_uint_eq(size % ZD_TAR_RECORD, 0);
+	check_measured(tree, control, o, size);
 }
 
 static const struct {

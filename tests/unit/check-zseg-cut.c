@@ -217,6 +217,108 @@ START_TEST(test_zseg_cut_literal)
 }
 END_TEST
 
+/* Zero runs of 17 bytes every 1000 + 0-15 bytes in random ones; none in
+ * [hole - gap, hole + gap). */
+static unsigned char *
+dense_places(size_t len, size_t hole, size_t gap)
+{
+	unsigned char *b = malloc(len);
+
+	ck_assert_ptr_nonnull(b);
+	zd_test_fill_random(b, len, 31);
+	for (size_t at = 0; at + 17 <= len; at += 1000 + b[at] % 16)
+		if (at + 17 <= hole - gap || at >= hole + gap)
+			memset(b + at, 0, 17);
+	return b;
+}
+
+static bool
+zeros_before(const unsigned char *b, size_t x)
+{
+	for (size_t i = 1; i <= 17; i++)
+		if (b[x - i] != 0)
+			return false;
+	return true;
+}
+
+/* The balanced count: the power of two that puts a segment in
+ * [target/2, target); none balanced without a size or past 1024
+ * targets. */
+START_TEST(test_zseg_cut_count)
+{
+	const uint64_t M = 1 << 20;
+
+	ck_assert_uint_eq(zd_zseg_cut_count(256 * M, 32 * M), 16);
+	ck_assert_uint_eq(zd_zseg_cut_count(256 * M - 1, 32 * M), 8);
+	ck_assert_uint_eq(zd_zseg_cut_count(392 * M, 32 * M), 16);
+	ck_assert_uint_eq(zd_zseg_cut_count(512 * M, 32 * M), 32);
+	ck_assert_uint_eq(zd_zseg_cut_count(115 * M, 32 * M), 4);
+	ck_assert_uint_eq(zd_zseg_cut_count(32 * M, 32 * M), 2);
+	ck_assert_uint_eq(zd_zseg_cut_count(32 * M - 1, 32 * M), 1);
+	ck_assert_uint_eq(zd_zseg_cut_count(1, 32 * M), 1);
+	ck_assert_uint_eq(zd_zseg_cut_count(0, 32 * M), 0);
+	ck_assert_uint_eq(zd_zseg_cut_count(1023 * M, M), 1024);
+	ck_assert_uint_eq(zd_zseg_cut_count(1024 * M, M), 0);
+}
+END_TEST
+
+/*
+ * Balanced, 2 MiB in 16 segments of 128 KiB (a 256 KiB target): where
+ * places are dense, each cut within 4 KiB (1/32 of a segment) of
+ * k * 128 KiB; with none within 20 KiB of 5 * 128 KiB, the nearer of the
+ * last before and the first after; the same whatever the feeding; an
+ * input under the target, not cut.
+ */
+START_TEST(test_zseg_cut_balanced)
+{
+	const size_t len = 2 << 20, seg = 128 * KIB, hole = 5 * seg;
+	struct zd_zseg_cut_params p = {
+		ZD_LAYOUT_INDEXED, 256 * KIB, 16 * KIB, 16, len,
+	};
+	unsigned char *b = dense_places(len, 0, 0);
+	struct cuts *got = malloc(sizeof(*got));
+	struct cuts *fed = malloc(sizeof(*fed));
+	uint64_t before = 0, after = UINT64_MAX, want;
+
+	ck_assert_ptr_nonnull(got);
+	ck_assert_ptr_nonnull(fed);
+	run_cuts(&p, b, len, 0, got);
+	ck_assert_uint_eq(got->n, 15);
+	for (size_t k = 1; k < 16; k++) {
+		uint64_t x = got->at[k - 1];
+
+		ck_assert_msg(x + 4 * KIB >= k * seg && x <= k * seg + 4 * KIB,
+		              "cut %zu at %ju", k, (uintmax_t)x);
+		ck_assert(zeros_before(b, x));
+	}
+	free(b);
+	b = dense_places(len, hole, 20 * KIB);
+	run_cuts(&p, b, len, 0, got);
+	ck_assert_uint_eq(got->n, 15);
+	/* the places nearest the hole: zero runs end at them */
+	for (size_t x = hole - 20 * KIB; x > 17 && before == 0; x--)
+		if (zeros_before(b, x))
+			before = x;
+	for (size_t x = hole + 20 * KIB; x < len && after == UINT64_MAX; x++)
+		if (zeros_before(b, x))
+			after = x;
+	want = hole - before <= after - hole ? before : after;
+	ck_assert_uint_eq(got->at[4], want);
+	for (size_t k = 0; k < 3; k++) {
+		run_cuts(&p, b, len, k == 0 ? 1 : k == 1 ? 4093 : 65536, fed);
+		ck_assert_uint_eq(fed->n, got->n);
+		ck_assert_mem_eq(fed->at, got->at, got->n * sizeof(got->at[0]));
+	}
+	/* under the target: one segment */
+	p.total = 200 * KIB;
+	run_cuts(&p, b, 200 * KIB, 0, got);
+	ck_assert_uint_eq(got->n, 0);
+	free(fed);
+	free(got);
+	free(b);
+}
+END_TEST
+
 /* Every 17 identical bytes, with the smallest target: cuts 17 bytes apart
  * in a run of zeros, none in the random bytes around it. */
 START_TEST(test_zseg_cut_tiny_target)
@@ -364,6 +466,8 @@ zseg_cut_suite(void)
 	tcase_add_test(core, test_zseg_cut_indexed);
 	tcase_add_test(core, test_zseg_cut_cheapest);
 	tcase_add_test(core, test_zseg_cut_literal);
+	tcase_add_test(core, test_zseg_cut_count);
+	tcase_add_test(core, test_zseg_cut_balanced);
 	tcase_add_test(core, test_zseg_cut_fixed);
 	tcase_add_test(core, test_zseg_cut_feed_pieces);
 	tcase_add_test(limits, test_zseg_cut_tiny_target);
