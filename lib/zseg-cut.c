@@ -56,6 +56,9 @@ enum {
 	MAX_CANDS = 1024,	/* cut places per target, at most */
 	FREE = 64 << 10,	/* literal places: this far from run places */
 	BALANCED_MAX = 1024,	/* balanced: total / target under this */
+	SLACK = 4,		/* balanced: a cut within size / SLACK, */
+	PENALTY = 32,		/* where a byte lost weighs as PENALTY bytes
+				 * of distance from its offset */
 	SPAN = ZD_ZSEG_RESET_SPAN,	/* bytes a literal place looks at */
 };
 
@@ -135,7 +138,7 @@ ideal(const struct zd_zseg_cut *c, uint64_t k)
 static uint64_t
 slack(const struct zd_zseg_cut *c)
 {
-	return max64(c->size / 32, 1);
+	return max64(c->size / SLACK, 1);
 }
 
 /* Balanced: all the cuts are chosen. */
@@ -342,16 +345,19 @@ cand_from(const struct zd_zseg_cut *c, uint64_t x)
  */
 /*
  * Indexed, balanced, at decide_at(): of the places within slack() of the
- * ideal offset, the one that loses least, the nearest of equals (the
- * earlier of two as near); with none there, the nearer of the last one
- * before and the first one after (the after state, if there is neither).
+ * ideal offset, the one whose loss plus its distance / PENALTY is least,
+ * the nearest of equals (the earlier of two as near): where the losses
+ * are alike the cut is at the nearest place, and it moves away from one
+ * in front of a copy of what is before it by as far as that saves.  With
+ * none there, the nearer of the last one before and the first one after
+ * (the after state, if there is neither).
  */
 static void
 decide_balanced(struct zd_zseg_cut *c)
 {
 	uint64_t b = ideal(c, c->next), lo = b - slack(c), hi = b + slack(c);
 	uint64_t best_dist = 0;
-	int64_t cost = 0, best_cost = 0;
+	int64_t cost = 0, score, best_score = 0;
 	size_t best = SIZE_MAX, before = SIZE_MAX, after = SIZE_MAX;
 
 	for (size_t j = 0; j < c->ncand; j++) {
@@ -366,10 +372,11 @@ decide_balanced(struct zd_zseg_cut *c)
 			after = j;
 			break;
 		}
-		if (best == SIZE_MAX || cost < best_cost ||
-		    (cost == best_cost && dist < best_dist)) {
+		score = cost + (int64_t)(dist / PENALTY);
+		if (best == SIZE_MAX || score < best_score ||
+		    (score == best_score && dist < best_dist)) {
 			best = j;
-			best_cost = cost;
+			best_score = score;
 			best_dist = dist;
 		}
 	}

@@ -44,10 +44,10 @@
  * (balanced): n = zd_zseg_cut_count(total, target) segments of about
  * s = total / n bytes
  * each, so that any number of cores that divides n decodes them in equal
- * rounds.  Cut k (1 <= k < n) is the place within s/32 of k * total / n
- * that loses the fewest matches, the nearest of equals; with none there,
- * the nearer of the last place from half a segment before and the first
- * one after.
+ * rounds.  Cut k (1 <= k < n) is the place within s/4 of k * total / n
+ * whose estimated loss plus 1/32 of its distance from there is least, the
+ * nearest of equals; with none there, the nearer of the last place from
+ * half a segment before and the first one after.
  */
 struct zd_zseg_cut_params {
 	enum zd_zstd_layout layout;	/* INDEXED, FRAMES or PZSTD */

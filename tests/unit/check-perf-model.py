@@ -10,9 +10,10 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.environ.get(
     "ZDEB_SRCDIR", os.path.join(os.path.dirname(__file__), "..", "..")),
     "src", "perf"))
-from zdeb_perf.model import HUGE, INF, MIB, Pages, PerfError, Sink, \
+from zdeb_perf.model import CHUNK, HUGE, INF, MIB, Pages, PerfError, Sink, \
     alpha_of, bound_of, contention, segment_medians, segment_parse, simulate, \
-    sink_for, worker_setup, write_once, write_rate  # noqa: E402
+    file_sink, run_to_sink, sink_for, worker_setup, write_once, \
+    write_rate  # noqa: E402
 
 
 class Simulate(unittest.TestCase):
@@ -321,6 +322,31 @@ class Simulate(unittest.TestCase):
             self.assertTrue(t.copies)
             self.assertGreater(t.c, 0.0)
             self.assertGreater(t.rate, 1.0 / pace)
+
+    def test_file_sink(self):
+        # the file sink is written in place: never truncated or removed
+        # between runs (its pages stay cached), grown when too small,
+        # and what cat-data writes into it through the shell's 1<> is
+        # its output, at its start
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            path = file_sink(d, 3 * CHUNK + 5)
+            self.assertEqual(os.path.getsize(path), 3 * CHUNK + 5)
+            ino = os.stat(path).st_ino
+            write_once("file", 2 * CHUNK, d, 0.0)
+            self.assertEqual(os.path.getsize(path), 3 * CHUNK + 5)
+            self.assertEqual(os.stat(path).st_ino, ino)
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(2), b"\x5a\x5a")
+            self.assertEqual(file_sink(d, CHUNK), path)
+            self.assertEqual(os.path.getsize(path), 3 * CHUNK + 5)
+            wall, _ = run_to_sink(["printf", "zdeb"], "file", d, 4)
+            self.assertGreater(wall, 0.0)
+            self.assertEqual(os.stat(path).st_ino, ino)
+            with open(path, "rb") as f:
+                self.assertEqual(f.read(6), b"zdeb\x5a\x5a")
+            write_once("file", 5 * CHUNK, d, 0.0)
+            self.assertEqual(os.path.getsize(path), 5 * CHUNK)
 
     def test_sink_for(self):
         # two threads or more meet a pipe's reader on the writer's CPU

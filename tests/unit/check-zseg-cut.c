@@ -264,10 +264,13 @@ END_TEST
 
 /*
  * Balanced, 2 MiB in 16 segments of 128 KiB (a 256 KiB target): where
- * places are dense, each cut within 4 KiB (1/32 of a segment) of
- * k * 128 KiB; with none within 20 KiB of 5 * 128 KiB, the nearer of the
- * last before and the first after; the same whatever the feeding; an
- * input under the target, not cut.
+ * places are dense and lose nothing (random bytes), each cut at the
+ * place nearest k * 128 KiB; with none within 20 KiB of 5 * 128 KiB,
+ * the nearer of the last before and the first after; the same whatever
+ * the feeding; an input under the target, not cut.  And where the place
+ * nearest 3 * 128 KiB is in front of a copy of the 16 KiB before it, the
+ * cut moves to before those 16 KiB: 16 KiB lost weighs more than 16 KiB
+ * away (1/32 of it).
  */
 START_TEST(test_zseg_cut_balanced)
 {
@@ -309,6 +312,18 @@ START_TEST(test_zseg_cut_balanced)
 		ck_assert_uint_eq(fed->n, got->n);
 		ck_assert_mem_eq(fed->at, got->at, got->n * sizeof(got->at[0]));
 	}
+	/* a copy of [3 * seg - 16K, 3 * seg) right after 3 * seg */
+	free(b);
+	b = dense_places(len, 3 * seg, 17 * KIB);
+	memset(b + 3 * seg - 17, 0, 17);
+	memset(b + 3 * seg - 16 * KIB - 17, 0, 17);
+	memcpy(b + 3 * seg, b + 3 * seg - 16 * KIB, 16 * KIB);
+	run_cuts(&p, b, len, 0, got);
+	ck_assert_uint_eq(got->n, 15);
+	ck_assert_uint_eq(got->at[2], 3 * seg - 16 * KIB);
+	memset(b + 3 * seg, 0x55, 16 * KIB);	/* no copy: at the place */
+	run_cuts(&p, b, len, 0, got);
+	ck_assert_uint_eq(got->at[2], 3 * seg);
 	/* under the target: one segment */
 	p.total = 200 * KIB;
 	run_cuts(&p, b, 200 * KIB, 0, got);
