@@ -9,6 +9,16 @@ cd "$top"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
+# as root, with apt's sources read: what installing anything takes
+apt_ready() {
+	if [ "$(id -u)" -ne 0 ]; then
+		say "not root: cannot $1; run as root"
+		exit 2
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >&2
+}
+
 need_deps() {
 	command -v dpkg-checkbuilddeps >/dev/null 2>&1 || return 0
 	! dpkg-checkbuilddeps debian/control >/dev/null 2>&1
@@ -16,12 +26,7 @@ need_deps() {
 
 if need_deps; then
 	say "installing build dependencies from debian/control"
-	if [ "$(id -u)" -ne 0 ]; then
-		say "not root: cannot install dependencies; run as root"
-		exit 2
-	fi
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >&2
+	apt_ready "install dependencies"
 	command -v dpkg-checkbuilddeps >/dev/null 2>&1 ||
 		apt-get install -y -q --no-install-recommends dpkg-dev >&2
 	apt-get build-dep -y -q ./ >&2
@@ -34,12 +39,7 @@ want=$(sed -n 's/^#define ZD_DPKG_DEB_INTERFACE "\(.*\)"$/\1/p' src/stockdeb.h)
 have=$(dpkg-query -W -f '${Version}' dpkg 2>/dev/null || echo 0)
 if dpkg --compare-versions "$have" lt "$want"; then
 	say "dpkg $have is older than $want, which zdeb answers as: upgrading"
-	if [ "$(id -u)" -ne 0 ]; then
-		say "not root: cannot upgrade dpkg; run as root"
-		exit 2
-	fi
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >&2
+	apt_ready "upgrade dpkg"
 	apt-get install -y -q --no-install-recommends dpkg dpkg-dev \
 		libdpkg-perl >&2
 fi
