@@ -65,6 +65,7 @@ enum {
 struct cand {
 	uint64_t at;
 	int64_t d;	/* cost difference: cost(j) = sum of d[0..j] */
+	bool lit;	/* a literal place */
 };
 
 struct anchor {
@@ -277,12 +278,28 @@ prune(struct zd_zseg_cut *c)
 
 	while (k < c->ncand && c->cand[k].at < lo)
 		carry += c->cand[k++].d;
-	if (k == 0)
-		return;
-	/* the end slot moves too */
-	memmove(c->cand, c->cand + k, (c->ncand - k + 1) * sizeof(*c->cand));
-	c->ncand -= k;
-	c->cand[0].d += carry;
+	if (k > 0) {
+		/* the end slot moves too */
+		memmove(c->cand, c->cand + k,
+		        (c->ncand - k + 1) * sizeof(*c->cand));
+		c->ncand -= k;
+		c->cand[0].d += carry;
+	}
+	/*
+	 * A literal place was found with the SPAN bytes before it in its
+	 * segment as it was then; one the cut just made leaves fewer (a
+	 * balanced cut lands wherever its offset says) is no place now.
+	 */
+	for (k = 0; k < c->ncand && c->cand[k].at < c->seg + SPAN;) {
+		if (!c->cand[k].lit) {
+			k++;
+			continue;
+		}
+		c->cand[k + 1].d += c->cand[k].d;	/* end slot at ncand */
+		memmove(c->cand + k, c->cand + k + 1,
+		        (c->ncand - k) * sizeof(*c->cand));
+		c->ncand--;
+	}
 }
 
 /* A cut at x: the next segment starts there. */
@@ -305,7 +322,7 @@ found(struct zd_zseg_cut *c, uint64_t x)
 /* Indexed: the cut places x to y (y <= pos), the first of each granule
  * at or after lo. */
 static void
-add_cands(struct zd_zseg_cut *c, uint64_t x, uint64_t y)
+add_cands(struct zd_zseg_cut *c, uint64_t x, uint64_t y, bool lit)
 {
 	if (done(c))
 		return;
@@ -315,6 +332,7 @@ add_cands(struct zd_zseg_cut *c, uint64_t x, uint64_t y)
 	for (; x <= y; x = (x / c->gran + 1) * c->gran) {
 		assert(c->ncand < c->cand_max);
 		c->cand[c->ncand].at = x;	/* its d: the end slot's */
+		c->cand[c->ncand].lit = lit;
 		c->cand[++c->ncand].d = 0;
 	}
 }
@@ -571,7 +589,7 @@ lit_search(struct zd_zseg_cut *c, const unsigned char *b, uint64_t p0,
 			continue;
 		if (first)
 			return x;
-		add_cands(c, x, x);
+		add_cands(c, x, x, true);
 		x = (x / c->gran + 1) * c->gran - 1;	/* the next granule */
 	}
 	c->lit_from = max64(c->lit_from, x);
@@ -584,7 +602,7 @@ run_places(struct zd_zseg_cut *c, const unsigned char *b, uint64_t p0,
            uint64_t x, uint64_t y)
 {
 	lit_search(c, b, p0, x - 1, false);
-	add_cands(c, x, y);
+	add_cands(c, x, y, false);
 	c->last_run = y;
 	c->lit_from = max64(c->lit_from, y + 1);
 }

@@ -334,6 +334,51 @@ START_TEST(test_zseg_cut_balanced)
 }
 END_TEST
 
+/*
+ * Balanced, 4 MiB of random bytes in 4 segments of a 1 MiB + 1 target,
+ * whose only places are two literal places 20 bytes apart at 1.5 MiB:
+ * the second cut falls back to the first place after its offset, and the
+ * next may not take the one 20 bytes on, where the segment would be too
+ * short for the reset it was found with (a place found before a cut keeps
+ * only while the SPAN bytes before it stay in its segment).  Every cut
+ * gets its reset from the bytes of its own segment, as the writer finds
+ * it, whatever the feeding.
+ */
+START_TEST(test_zseg_cut_balanced_literal)
+{
+	const size_t len = 4 << 20, x1 = 3 * (1 << 20) / 2 - 10, x2 = x1 + 20;
+	const struct zd_zseg_cut_params p = {
+		ZD_LAYOUT_INDEXED, (1 << 20) + 1, ((1 << 20) + 1) / 16, 20, len,
+	};
+	unsigned char *b = malloc(len);
+	struct cuts *got = malloc(sizeof(*got));
+
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_nonnull(got);
+	zd_test_fill_random(b, len, 88);
+	memcpy(b + x1 - 22, "abcdefghabcwxyzwxyQQQQ", 22);
+	memcpy(b + x2 - 22, "QQcdefghQQcwxyzwxyRRRR", 22);
+	for (size_t piece = 0; piece <= 4096; piece += 4096) {
+		uint64_t prev = 0;
+
+		run_cuts(&p, b, len, piece, got);
+		ck_assert_uint_eq(got->n, 1);
+		ck_assert_uint_eq(got->at[0], x1);
+		for (size_t i = 0; i < got->n; i++) {
+			struct zd_zseg_reset r;
+			uint64_t x = got->at[i];
+
+			ck_assert_msg(zd_zseg_reset_find(b + x, x - prev, &r),
+			              "cut %zu at %ju: no reset fits", i,
+			              (uintmax_t)x);
+			prev = x;
+		}
+	}
+	free(got);
+	free(b);
+}
+END_TEST
+
 /* Every 17 identical bytes, with the smallest target: cuts 17 bytes apart
  * in a run of zeros, none in the random bytes around it. */
 START_TEST(test_zseg_cut_tiny_target)
@@ -483,6 +528,7 @@ zseg_cut_suite(void)
 	tcase_add_test(core, test_zseg_cut_literal);
 	tcase_add_test(core, test_zseg_cut_count);
 	tcase_add_test(core, test_zseg_cut_balanced);
+	tcase_add_test(core, test_zseg_cut_balanced_literal);
 	tcase_add_test(core, test_zseg_cut_fixed);
 	tcase_add_test(core, test_zseg_cut_feed_pieces);
 	tcase_add_test(limits, test_zseg_cut_tiny_target);
