@@ -273,7 +273,85 @@ struct feed {
 	unsigned wlog;
 	uint64_t flip;		/* region offset of B's or F's header, or
 				 * none */
+	/* with a reset: the walk of the piece's block headers */
+	bool walk;
+	uint64_t blk;		/* region offset of the next header */
+	uint64_t last[3];	/* the last three headers, the newest last */
 };
+
+/*
+ * Walks the block headers in b, the n region bytes at f->off (a header
+ * that straddles their end is read on its own).  The decoder parses the
+ * same headers; the walk keeps where the last three are, for
+ * reset_check().
+ */
+static int
+feed_walk(struct feed *f, const unsigned char *b, size_t n,
+          struct zd_error *err)
+{
+	uint64_t lim = f->off + n;
+
+	while (f->blk < lim) {
+		unsigned char h[3];
+		const unsigned char *p = h;
+		uint32_t v;
+
+		if (f->blk + 3 <= lim)
+			p = b + (f->blk - f->off);
+		else if (f->blk + 3 > f->end)
+			return zd_err(err, ZD_E_FORMAT, "corrupt zstd data: a "
+			              "block header runs past the piece");
+		else if (zd_region_read(f->in, h, 3, f->blk, err) < 0)
+			return -1;
+		v = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+		    (uint32_t)p[2] << 16;
+		f->last[0] = f->last[1];
+		f->last[1] = f->last[2];
+		f->last[2] = f->blk;
+		/* an RLE block holds one byte; raw and compressed their size */
+		f->blk += 3 + (((v >> 1) & 3) == 1 ? 1 : v >> 3);
+	}
+	return 0;
+}
+
+/*
+ * A piece decoded whole ends in a reset only if its blocks, as the walk
+ * found them, end in one: B after A, or F after R4 after R8.  Bytes that
+ * merely end like one (inside a larger block, or F without the blocks
+ * before it) would leave the next segment's repeat offsets as they were,
+ * which it, decoded on its own, does not see.
+ */
+static int
+reset_check(const struct feed *f, struct zd_error *err)
+{
+	unsigned char b[ZD_ZSEG_RESET_MAX];
+	uint64_t e = f->end - ZD_ZSEG_RESET_LAST, n;
+	size_t l8, l4;
+
+	if (f->blk != f->end || f->last[2] != e || f->last[1] == UINT64_MAX)
+		goto bad;
+	if (e - f->last[1] == ZD_ZSEG_RESET_SIZE - ZD_ZSEG_RESET_LAST) {
+		if (zd_region_read(f->in, b, ZD_ZSEG_RESET_SIZE,
+		                   f->end - ZD_ZSEG_RESET_SIZE, err) < 0)
+			return -1;
+		if (memcmp(b, zd_zseg_reset, ZD_ZSEG_RESET_SIZE) == 0)
+			return 0;	/* A, B */
+	}
+	if (f->last[0] == UINT64_MAX ||
+	    (n = f->end - f->last[0]) > sizeof(b))
+		goto bad;
+	if (zd_region_read(f->in, b, (size_t)n, f->last[0], err) < 0)
+		return -1;
+	l8 = (size_t)(f->last[1] - f->last[0]);
+	l4 = (size_t)(e - f->last[1]);
+	if (memcmp(b + l8 + l4, zd_zseg_reset_last, ZD_ZSEG_RESET_LAST) == 0 &&
+	    zd_zseg_reset_block_ok(b, l8, 8) &&
+	    zd_zseg_reset_block_ok(b + l8, l4, 4))
+		return 0;	/* R8, R4, F */
+bad:
+	return zd_err(err, ZD_E_FORMAT, "corrupt zstd data: the piece's "
+	              "blocks do not end in a reset");
+}
 
 static bool
 feed_done(const struct feed *f)
@@ -295,6 +373,8 @@ feed_next(struct feed *f, ZSTD_inBuffer *ib, struct zd_error *err)
 	if (n > f->end - f->off)
 		n = (size_t)(f->end - f->off);
 	if (zd_region_read(f->in, f->buf + at, n, f->off, err) < 0)
+		return -1;
+	if (f->walk && feed_walk(f, f->buf + at, n, err) < 0)
 		return -1;
 	if (f->flip >= f->off && f->flip - f->off < n)
 		f->buf[at + (f->flip - f->off)] |= 1;	/* B or F is last */
@@ -481,6 +561,9 @@ zd_zseg_piece_stream(const struct zd_region *in, unsigned window_log,
 		if (pc->csize < ZD_ZSEG_RESET_SIZE)
 			return zd_err(err, ZD_E_FORMAT, "missing reset blocks");
 		f.flip = f.end - ZD_ZSEG_RESET_LAST;
+		f.walk = true;
+		f.blk = pc->off;
+		f.last[0] = f.last[1] = f.last[2] = UINT64_MAX;
 	}
 	if (*ibuf == NULL && (*ibuf = malloc(IN_CHUNK)) == NULL)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
@@ -505,6 +588,8 @@ zd_zseg_piece_stream(const struct zd_region *in, unsigned window_log,
 		(void)ZSTD_DCtx_setParameter(dctx, ZSTD_d_stableOutBuffer, 0);
 		ret = stream_piece(dctx, &f, out, hash, limit, &produced, err);
 	}
+	if (ret == 0 && f.walk)
+		ret = reset_check(&f, err);
 	if (ret == 0 && pc->exact && produced != pc->usize)
 		ret = zd_err(err, ZD_E_CHECKSUM, "decoded size %ju does not "
 		             "match the index (%ju)", (uintmax_t)produced,

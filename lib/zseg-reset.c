@@ -159,3 +159,35 @@ zd_zseg_reset_tail(const unsigned char *tail, size_t len)
 		return 1;
 	return 0;
 }
+
+bool
+zd_zseg_reset_block_ok(const unsigned char *blk, size_t len, unsigned offset)
+{
+	unsigned oc = offset == 8 ? 3 : 2;	/* value 11 or 7 (block()) */
+	size_t size, lh, nlit;
+	const unsigned char *t;
+
+	if ((offset != 8 && offset != 4) || len < 3 + 1 + 6)
+		return false;
+	size = (size_t)blk[0] >> 3 | (size_t)blk[1] << 5 |
+	       (size_t)blk[2] << 13;
+	if ((blk[0] & 7) != (2 << 1) || size != len - 3)
+		return false;	/* not compressed, last, or another size */
+	switch (blk[3] & 0xf) {
+	case 0: case 8:		/* raw, 1-byte header (5-bit size) */
+		lh = 1;
+		nlit = blk[3] >> 3;
+		break;
+	case 4:			/* raw, 2-byte header (12-bit size) */
+		lh = 2;
+		nlit = (size_t)(blk[3] >> 4) | (size_t)blk[4] << 4;
+		break;
+	default:
+		return false;
+	}
+	if (lh + nlit + 6 != size)
+		return false;
+	t = blk + 3 + lh + nlit;
+	return t[0] == 1 && t[1] == 0x54 && t[2] == 0 && t[3] == oc &&
+	       t[4] <= MATCH_MAX - MATCH_MIN && t[5] == (1u << oc | 3);
+}

@@ -77,4 +77,16 @@ size_t zd_zseg_reset_encode(const unsigned char *end,
  */
 int zd_zseg_reset_tail(const unsigned char *tail, size_t len);
 
+/*
+ * Whether blk, len bytes from a block header on, is R8 (offset 8) or R4
+ * (offset 4) as zd_zseg_reset_encode() writes it: a compressed block,
+ * not last, of raw literals and one sequence with RLE codes whose
+ * literal length is 0 and whose offset is that one, given explicitly.  A
+ * reader checks the two blocks before F so (their bytes as the blocks
+ * its walk found, not merely bytes that end in F): F alone restores the
+ * offsets only after them.
+ */
+bool zd_zseg_reset_block_ok(const unsigned char *blk, size_t len,
+                            unsigned offset);
+
 #endif

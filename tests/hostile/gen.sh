@@ -278,6 +278,49 @@ def xxh32(data, seed=0):
     h ^= h >> 16
     return h
 
+def xxh64(data, seed=0):
+    P1, P2, P3 = (11400714785074694791, 14029467366897019727,
+                  1609587929392839161)
+    P4, P5 = 9650029242287828579, 2870177450012600261
+    M = (1 << 64) - 1
+    rotl = lambda x, r: ((x << r) | (x >> (64 - r))) & M
+    rnd = lambda a, w: (rotl((a + w * P2) & M, 31) * P1) & M
+    def merge(h, v):
+        return (((h ^ rnd(0, v)) * P1) + P4) & M
+    n = len(data)
+    i = 0
+    if n >= 32:
+        v = [(seed + P1 + P2) & M, (seed + P2) & M, seed & M,
+             (seed - P1) & M]
+        while i + 32 <= n:
+            for k in range(4):
+                v[k] = rnd(v[k], struct.unpack_from("<Q", data, i + 8 * k)[0])
+            i += 32
+        h = (rotl(v[0], 1) + rotl(v[1], 7) + rotl(v[2], 12) +
+             rotl(v[3], 18)) & M
+        for k in range(4):
+            h = merge(h, v[k])
+    else:
+        h = (seed + P5) & M
+    h = (h + n) & M
+    while i + 8 <= n:
+        h = ((rotl(h ^ rnd(0, struct.unpack_from("<Q", data, i)[0]), 27)
+              * P1) + P4) & M
+        i += 8
+    if i + 4 <= n:
+        h = ((rotl(h ^ (struct.unpack_from("<I", data, i)[0] * P1 & M), 23)
+              * P2) + P3) & M
+        i += 4
+    while i < n:
+        h = (rotl(h ^ (data[i] * P5 & M), 11) * P1) & M
+        i += 1
+    h ^= h >> 33
+    h = (h * P2) & M
+    h ^= h >> 29
+    h = (h * P3) & M
+    h ^= h >> 32
+    return h
+
 def varint(v):
     b = bytearray()
     while True:
@@ -441,4 +484,53 @@ if "index" in groups:
     save_raw("index-good.tar", subprocess.run(
         [ZDEB, "cat-data", debp if False else os.path.join(out,
          "index-good.deb")], check=True, stdout=subprocess.PIPE).stdout)
+    # xxh64() against the hashes zdeb wrote, segment by segment.
+    tar = open(os.path.join(out, "index-good.tar"), "rb").read()
+    at = 0
+    for cs, us, ns, h in recs:
+        assert struct.pack("<Q", xxh64(tar[at:at + us])) == h, "xxh64"
+        at += us
+
+    # Bytes that end like a reset without being its blocks: segment 0 a
+    # raw block and then F alone (no R8, R4 before it), or A's 10 bytes
+    # inside the raw block and then B; segment 1 a match at repeat code
+    # 3, offset 8 in a fresh frame, what segment 0 left in one pass.  The
+    # index (version 2) has each segment's hash decoded on its own, the
+    # frame checksum is of the one-pass bytes (zstd -d, dpkg-deb), and
+    # the two differ: refused, never either's bytes with exit 0.
+    A = bytes.fromhex("3c0000000154000300 0b".replace(" ", ""))
+    B = bytes.fromhex("3c000000025400020 01c".replace(" ", ""))
+    F = bytes.fromhex("3c0000000154000200 04".replace(" ", ""))
+    def fake_reset(name, raw, tail, alone0, whole):
+        seg0 = bytes([len(raw) << 3 & 0xFF, len(raw) >> 5, 0]) + raw + tail
+        seg1 = bytes([17 << 3 | 2 << 1 | 1, 0, 0, 10 << 3]) + \
+            b"ABCDEFGHIJ" + bytes([1, 0x54, 10, 1, 0, 3])
+        alone1 = b"ABCDEFGHIJCDE"
+        assert whole[:len(alone0)] == alone0 and whole != alone0 + alone1
+        hdr = struct.pack("<IBB", 0xFD2FB528, 0x84, 0) + \
+            struct.pack("<I", len(whole))
+        frame = hdr + seg0 + seg1 + \
+            struct.pack("<I", xxh64(whole) & 0xFFFFFFFF)
+        p = build_index(b"ZDXI" + bytes([2, 0, 10, len(hdr)]),
+                        len(whole), 2,
+                        [[len(seg0), len(alone0), 1,
+                          struct.pack("<Q", xxh64(alone0))],
+                         [len(seg1), len(alone1), 1,
+                          struct.pack("<Q", xxh64(alone1))]])
+        with_member(name, frame + struct.pack("<II", 0x184D2A5B, len(p)) +
+                    bytes(p))
+    raw = b"0123456789abcdez"
+    # F: a match of 3 at offset 1; the offsets then {1, 1, 4}: repeat 3
+    # is offset 4 in one pass
+    fake_reset("index-reset-f-alone", raw, F, raw + b"zzz",
+               raw + b"zzz" + b"ABCDEFGHIJ" + b"GHI")
+    # B: a match of 3 at offset 4, then 3 at offset 1; the offsets then
+    # {1, 4, 1}
+    rawa = raw + A
+    b_out = bytearray(rawa)
+    for d in (4, 1):
+        for _ in range(3):
+            b_out.append(b_out[-d])
+    fake_reset("index-reset-pair-in-raw", rawa, B, bytes(b_out),
+               bytes(b_out) + b"ABCDEFGHIJ" + b"JJJ")
 PY

@@ -73,7 +73,21 @@ index-usize-huge|data.tar.zst
 index-usize-big|data.tar.zst
 segment-corrupt|data.tar.zst
 index-frame-size|data.tar.zst
+index-reset-f-alone|data.tar.zst
+index-reset-pair-in-raw|data.tar.zst
 CASES
+
+# Bytes that end like a reset but are not its blocks: the segments decoded
+# on their own (their index hashes) and in one pass (the frame checksum,
+# what dpkg-deb gives) differ.  On one thread the one pass finds segment
+# 1's hash wrong; on two the worker's walk of segment 0's blocks refuses
+# its end (before the fix, -T 2 wrote the on-their-own bytes, exit 0).
+for c in index-reset-f-alone index-reset-pair-in-raw; do
+	hostile 2 "segment 0 at offset 10: corrupt zstd data: the piece's blocks do not end in a reset" \
+		'"$ZDEB" cat-data -T 2 "$H/$c.deb" >"$T/got"'
+	hostile 2 "segment 1 at offset" '"$ZDEB" cat-data -T 1 "$H/$c.deb" >"$T/got"'
+	ok "$c: not a reset, refused on one thread and two"
+done
 
 # index-usize-big claims 40 MiB for a segment of a few KB, a size decoded
 # in place (into one buffer of the claimed size, in the queue into a

@@ -215,6 +215,138 @@ START_TEST(test_zseg_read_index_at_tail)
 }
 END_TEST
 
+/* ---- a reset is the blocks the walk finds, not bytes that end like one ---- */
+
+/* Decodes frame header h plus the n bytes at seg, the byte 10 before
+ * their end marked last (as the reader decodes a segment on its own). */
+static size_t
+alone(const unsigned char *seg, size_t n, unsigned char *out, size_t cap)
+{
+	unsigned char f[256];
+	size_t h = zd_zstd_fhdr_write(f, 10, false, 0, false), r;
+
+	ck_assert_uint_le(h + n, sizeof(f));
+	memcpy(f + h, seg, n);
+	f[h + n - ZD_ZSEG_RESET_LAST] |= 1;
+	r = ZSTD_decompress(out, cap, f, h + n);
+	ck_assert_msg(!ZSTD_isError(r), "%s", ZSTD_getErrorName(r));
+	return r;
+}
+
+/*
+ * Two segments in one frame: the first a raw block of raw (not last) and
+ * then the blocks tail; the second one compressed block of 10 literals and
+ * a match of 3 at repeat code 3, which is offset 8 in a fresh frame and
+ * what the first segment left otherwise.  The index (version 2) has the
+ * hashes of each segment decoded on its own, the frame checksum is of the
+ * one-pass decode (zstd -d, dpkg-deb), and the two differ unless the
+ * first segment ends in a reset.  Returns the size written to f.
+ */
+static size_t
+two_segments(unsigned char *f, size_t cap, const unsigned char *raw,
+             size_t nraw, const unsigned char *tail, size_t ntail)
+{
+	static const unsigned char lits[10] = "ABCDEFGHIJ";
+	unsigned char a1[128], a2[13], whole[256], one[256];
+	size_t h, n, r1, r2, n1, nwhole;
+	uint32_t ck;
+
+	h = zd_zstd_fhdr_write(f, 10, true, 0, true);	/* size: below */
+	n = h;
+	f[n++] = (unsigned char)(nraw << 3);	/* raw, not last */
+	f[n++] = (unsigned char)(nraw >> 5);
+	f[n++] = 0;
+	memcpy(f + n, raw, nraw);
+	n += nraw;
+	memcpy(f + n, tail, ntail);
+	n += ntail;
+	r1 = n - h;
+	n1 = alone(f + h, r1, a1, sizeof(a1));
+	f[n++] = (17 << 3) | (2 << 1) | 1;	/* compressed, last, 17 */
+	f[n++] = 0;
+	f[n++] = 0;
+	f[n++] = 10 << 3;			/* 10 raw literals */
+	memcpy(f + n, lits, 10);
+	n += 10;
+	/* one sequence, RLE codes: literal length 10, offset code 1 and
+	 * its bit (value 3: repeat 3), match length 3 */
+	f[n++] = 1;
+	f[n++] = 0x54;
+	f[n++] = 10;
+	f[n++] = 1;
+	f[n++] = 0;
+	f[n++] = 0x03;
+	r2 = n - h - r1;
+	ck_assert_uint_eq(zd_zstd_fhdr_write(f, 10, true, n1 + 13, true), h);
+	memcpy(a2, lits, 10);			/* on its own: offset 8 */
+	memcpy(a2 + 10, lits + 2, 3);
+	ck_assert_uint_le(n, sizeof(one));
+	memcpy(one, f, n);
+	one[4] &= (unsigned char)~0x04;		/* no checksum to check */
+	nwhole = ZSTD_decompress(whole, sizeof(whole), one, n);
+	ck_assert_msg(!ZSTD_isError(nwhole), "%s", ZSTD_getErrorName(nwhole));
+	ck_assert_uint_eq(nwhole, n1 + 13);
+	ck_assert_mem_eq(whole, a1, n1);
+	ck_assert(memcmp(whole + n1, a2, 13) != 0);
+	ck = (uint32_t)XXH64(whole, nwhole, 0);
+	f[n++] = (unsigned char)ck;
+	f[n++] = (unsigned char)(ck >> 8);
+	f[n++] = (unsigned char)(ck >> 16);
+	f[n++] = (unsigned char)(ck >> 24);
+	{
+		struct zd_zseg_record rec[2] = {
+			{ r1, n1, 1, XXH64(a1, n1, 0) },
+			{ r2, 13, 1, XXH64(a2, 13, 0) },
+		};
+		struct zd_zseg_index idx = { 2, 10, (unsigned)h, n1 + 13, 2, 2,
+		                             rec };
+		size_t ni = zd_zseg_index_encode(&idx, f + n, cap - n);
+
+		ck_assert_uint_gt(ni, 0);
+		n += ni;
+	}
+	return n;
+}
+
+/* -T1 decodes in one pass and finds the second segment's hash wrong;
+ * more threads decode it on its own and refuse the first one's end. */
+static void
+refused(const unsigned char *f, size_t n)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+
+	zd_test_write_file(path_z, f, n);
+	ck_assert_int_eq(decode_to(path_z, path_out, 1, 0, 0, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_CHECKSUM);
+	zd_err_clear(&err);
+	ck_assert_int_eq(decode_to(path_z, path_out, 4, 0, 0, &err), -1);
+	ck_assert_int_eq(err.code, ZD_E_FORMAT);
+	ck_assert_msg(strstr(err.msg, "segment 0 at offset 10: corrupt zstd "
+	                     "data: the piece's blocks do not end in a "
+	                     "reset") != NULL, "%s", err.msg);
+	zd_err_clear(&err);
+}
+
+START_TEST(test_zseg_read_reset_parsed)
+{
+	static const unsigned char lead[16] = "0123456789abcdez";
+	unsigned char f[512], raw[32];
+	size_t n;
+
+	paths();
+	/* F without R8 and R4 before it */
+	n = two_segments(f, sizeof(f), lead, 16, zd_zseg_reset_last,
+	                 ZD_ZSEG_RESET_LAST);
+	refused(f, n);
+	/* the pair's bytes, A's inside the raw block: B alone */
+	memcpy(raw, lead, 16);
+	memcpy(raw + 16, zd_zseg_reset, 10);
+	n = two_segments(f, sizeof(f), raw, 26, zd_zseg_reset + 10,
+	                 ZD_ZSEG_RESET_LAST);
+	refused(f, n);
+}
+END_TEST
+
 static Suite *
 zseg_read_suite(void)
 {
@@ -226,6 +358,7 @@ zseg_read_suite(void)
 	                    sizeof(standalone_kinds) /
 	                    sizeof(standalone_kinds[0]));
 	tcase_add_test(malformed, test_zseg_read_index_at_tail);
+	tcase_add_test(malformed, test_zseg_read_reset_parsed);
 	return s;
 }
 

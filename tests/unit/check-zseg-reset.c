@@ -59,6 +59,23 @@ mark_last(unsigned char *out, size_t len)
 	out[len - ZD_ZSEG_RESET_LAST] |= 1;
 }
 
+/* The sizes of R8 and R4 at the front of a reset with literals of n
+ * bytes, by their block headers. */
+static void
+reset_blocks(const unsigned char *r, size_t n, size_t *l8, size_t *l4)
+{
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_zstd_block b;
+
+	ck_assert_zd_ok(zd_zstd_block_parse(r, ZD_ZSTD_BLOCK_MAX, &b, &err),
+	                &err);
+	*l8 = 3 + (size_t)b.csize;
+	ck_assert_zd_ok(zd_zstd_block_parse(r + *l8, ZD_ZSTD_BLOCK_MAX, &b,
+	                                    &err), &err);
+	*l4 = 3 + (size_t)b.csize;
+	ck_assert_uint_eq(*l8 + *l4 + ZD_ZSEG_RESET_LAST, n);
+}
+
 static void
 decodes_to(const unsigned char *z, size_t zn, const unsigned char *want,
            size_t n, const char *what, size_t cut)
@@ -100,6 +117,16 @@ check_cut(const unsigned char *in, size_t n, size_t x,
 	zn += reset;
 	ck_assert_int_eq(zd_zseg_reset_tail(z + hl, zn - hl),
 	                 r->pair ? 2 : 1);
+	if (!r->pair) {
+		/* R8 and R4 as a reader's walk finds them */
+		size_t l8, l4;
+
+		reset_blocks(z + zn - reset, reset, &l8, &l4);
+		ck_assert(zd_zseg_reset_block_ok(z + zn - reset, l8, 8));
+		ck_assert(zd_zseg_reset_block_ok(z + zn - reset + l8, l4, 4));
+		ck_assert(!zd_zseg_reset_block_ok(z + zn - reset, l8, 4));
+		ck_assert(!zd_zseg_reset_block_ok(z + zn - reset + l8, l4, 8));
+	}
 	/* the first segment alone */
 	mark_last(z, zn);
 	decodes_to(z, zn, in, x, "first segment alone", x);
@@ -244,6 +271,56 @@ START_TEST(test_zseg_reset_longest)
 END_TEST
 
 /*
+ * Blocks that are not R8 or R4 as the writer makes them: any header,
+ * literals header or sequence byte changed, or another length, is
+ * refused; only the literals and the match length (3 to 34) may be
+ * anything.  With a 2-byte literals header (R8 here) and a 1-byte one.
+ */
+START_TEST(test_zseg_reset_block_refused)
+{
+	struct zd_zseg_reset r;
+	unsigned char b[4096], z[ZD_ZSEG_RESET_MAX];
+	size_t n, l8, l4;
+
+	zd_test_fill_random(b, sizeof(b), 11);
+	memset(b + 4092, 0, 4);
+	memcpy(b + 4090, b + 4086, 2);
+	b[4088] = 0;
+	memcpy(b + 4040, b + 4032, 3);
+	ck_assert(zd_zseg_reset_find(b + 4096, 4096, &r) && !r.pair);
+	n = zd_zseg_reset_encode(b + 4096, &r, z);
+	reset_blocks(z, n, &l8, &l4);
+	ck_assert_uint_eq(z[3] & 0xf, 4);	/* R8: 2-byte header */
+	ck_assert_uint_eq(z[l8 + 3] & 7, 0);	/* R4: 1-byte header */
+	for (int k = 0; k < 2; k++) {
+		unsigned char *blk = k == 0 ? z : z + l8;
+		size_t len = k == 0 ? l8 : l4, lh = k == 0 ? 2 : 1;
+		unsigned off = k == 0 ? 8 : 4;
+
+		ck_assert(zd_zseg_reset_block_ok(blk, len, off));
+		ck_assert(!zd_zseg_reset_block_ok(blk, len - 1, off));
+		ck_assert(!zd_zseg_reset_block_ok(blk, len, 1));
+		for (size_t i = 0; i < len; i++) {
+			bool lit = i >= 3 + lh && i < len - 6;
+
+			for (unsigned bit = 0; bit < 8; bit++) {
+				/* a match length code of 0-31 is any match
+				 * of 3-34 */
+				bool ok = lit || (i == len - 2 && bit < 5);
+
+				blk[i] ^= (unsigned char)(1u << bit);
+				ck_assert_msg(zd_zseg_reset_block_ok(blk, len,
+				                                     off) == ok,
+				              "block %d byte %zu bit %u", k, i,
+				              bit);
+				blk[i] ^= (unsigned char)(1u << bit);
+			}
+		}
+	}
+}
+END_TEST
+
+/*
  * Every place a reset fits in inputs of few byte values (repeats at 4 and
  * 8 everywhere, runs of 4 often), with literals short and long (2-byte
  * literal headers), decoded by libzstd as above.
@@ -337,6 +414,7 @@ zseg_reset_suite(void)
 	tcase_add_test(core, test_zseg_reset_binary);
 	tcase_add_test(core, test_zseg_reset_longest);
 	tcase_add_test(malformed, test_zseg_reset_none);
+	tcase_add_test(malformed, test_zseg_reset_block_refused);
 	return s;
 }
 
