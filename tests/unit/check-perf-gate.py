@@ -7,6 +7,7 @@ per-run record (others' CPU = busy minus the run's own, steal)."""
 
 import os
 import sys
+import shutil
 import tempfile
 import unittest
 
@@ -69,6 +70,7 @@ class Proc(unittest.TestCase):
 
     def test_proc_reader_on_files(self):
         d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
         # kthreadd (2), a kernel thread, a process with ") 2 " in its name
         for pid, st in (("2", "2 (kthreadd) S 0 0 0 0 -1 0 0 0 0 0 3 4 0"),
                         ("57", "57 (kworker/0:1) I 2 0 0 0 -1 0 0 0 0 0 "
