@@ -294,7 +294,7 @@ feed_walk(struct feed *f, const unsigned char *b, size_t n,
 	while (f->blk < lim) {
 		unsigned char h[3];
 		const unsigned char *p = h;
-		uint32_t v;
+		struct zd_zstd_block bl;
 
 		if (f->blk + 3 <= lim)
 			p = b + (f->blk - f->off);
@@ -303,13 +303,14 @@ feed_walk(struct feed *f, const unsigned char *b, size_t n,
 			              "block header runs past the piece");
 		else if (zd_region_read(f->in, h, 3, f->blk, err) < 0)
 			return -1;
-		v = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-		    (uint32_t)p[2] << 16;
+		if (zd_zstd_block_parse(p, ZD_ZSTD_BLOCK_MAX, &bl, err) < 0) {
+			zd_err_prefix(err, "corrupt zstd data");
+			return -1;
+		}
 		f->last[0] = f->last[1];
 		f->last[1] = f->last[2];
 		f->last[2] = f->blk;
-		/* an RLE block holds one byte; raw and compressed their size */
-		f->blk += 3 + (((v >> 1) & 3) == 1 ? 1 : v >> 3);
+		f->blk += 3 + (uint64_t)bl.csize;
 	}
 	return 0;
 }
@@ -325,23 +326,25 @@ static int
 reset_check(const struct feed *f, struct zd_error *err)
 {
 	unsigned char b[ZD_ZSEG_RESET_MAX];
-	uint64_t e = f->end - ZD_ZSEG_RESET_LAST, n;
+	uint64_t e = f->end - ZD_ZSEG_RESET_LAST, start;
 	size_t l8, l4;
 
 	if (f->blk != f->end || f->last[2] != e || f->last[1] == UINT64_MAX)
 		goto bad;
-	if (e - f->last[1] == ZD_ZSEG_RESET_SIZE - ZD_ZSEG_RESET_LAST) {
-		if (zd_region_read(f->in, b, ZD_ZSEG_RESET_SIZE,
-		                   f->end - ZD_ZSEG_RESET_SIZE, err) < 0)
-			return -1;
-		if (memcmp(b, zd_zseg_reset, ZD_ZSEG_RESET_SIZE) == 0)
-			return 0;	/* A, B */
-	}
-	if (f->last[0] == UINT64_MAX ||
-	    (n = f->end - f->last[0]) > sizeof(b))
+	/* the last three blocks if a reset with literals could be them,
+	 * else the last two; one read either way */
+	start = f->last[0] != UINT64_MAX &&
+	        f->end - f->last[0] <= sizeof(b) ? f->last[0] : f->last[1];
+	if (f->end - start > sizeof(b))
 		goto bad;
-	if (zd_region_read(f->in, b, (size_t)n, f->last[0], err) < 0)
+	if (zd_region_read(f->in, b, (size_t)(f->end - start), start, err) < 0)
 		return -1;
+	if (e - f->last[1] == ZD_ZSEG_RESET_SIZE - ZD_ZSEG_RESET_LAST &&
+	    memcmp(b + (f->last[1] - start), zd_zseg_reset,
+	           ZD_ZSEG_RESET_SIZE) == 0)
+		return 0;	/* A, B */
+	if (start != f->last[0])
+		goto bad;
 	l8 = (size_t)(f->last[1] - f->last[0]);
 	l4 = (size_t)(e - f->last[1]);
 	if (memcmp(b + l8 + l4, zd_zseg_reset_last, ZD_ZSEG_RESET_LAST) == 0 &&

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "lib/zseg-reset.h"
+#include "lib/zstd-frame.h"
 
 const unsigned char zd_zseg_reset[ZD_ZSEG_RESET_SIZE] = {
 	0x3c, 0x00, 0x00, 0x00, 0x01, 0x54, 0x00, 0x03, 0x00, 0x0b,
@@ -164,15 +165,16 @@ bool
 zd_zseg_reset_block_ok(const unsigned char *blk, size_t len, unsigned offset)
 {
 	unsigned oc = offset == 8 ? 3 : 2;	/* value 11 or 7 (block()) */
+	struct zd_error err = ZD_ERROR_INIT;
+	struct zd_zstd_block b;
 	size_t size, lh, nlit;
 	const unsigned char *t;
 
-	if ((offset != 8 && offset != 4) || len < 3 + 1 + 6)
-		return false;
-	size = (size_t)blk[0] >> 3 | (size_t)blk[1] << 5 |
-	       (size_t)blk[2] << 13;
-	if ((blk[0] & 7) != (2 << 1) || size != len - 3)
+	if ((offset != 8 && offset != 4) || len < 3 + 1 + 6 ||
+	    zd_zstd_block_parse(blk, ZD_ZSTD_BLOCK_MAX, &b, &err) < 0 ||
+	    b.last || b.type != ZD_ZSTD_BLOCK_COMPRESSED || b.csize != len - 3)
 		return false;	/* not compressed, last, or another size */
+	size = b.csize;
 	switch (blk[3] & 0xf) {
 	case 0: case 8:		/* raw, 1-byte header (5-bit size) */
 		lh = 1;
