@@ -490,8 +490,9 @@ def file_sink(scratch, size):
     copy into cached pages, the same for the writer timed alone and for
     cat-data.  A new file's writes also make its pages, which the two
     workers of -T2 do under the inode's lock: 256 MiB written in 256 KiB
-    pieces took 0.35-0.38 ns/B into a new file and 0.16-0.19 ns/B over a
-    cached one here (2-vCPU AMD EPYC, five runs each, 2026-12-01)."""
+    pieces took 0.32-0.35 ns/B into a new file (one run of five 1.57)
+    and 0.15-0.16 ns/B over a cached one here (2-vCPU AMD EPYC family 25
+    model 1, five runs each, load 0.26, 2026-12-02)."""
     path = os.path.join(scratch, "sink.out")
     have = os.path.getsize(path) if os.path.exists(path) else 0
     if have < size:
