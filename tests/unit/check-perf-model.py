@@ -10,10 +10,11 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.environ.get(
     "ZDEB_SRCDIR", os.path.join(os.path.dirname(__file__), "..", "..")),
     "src", "perf"))
-from zdeb_perf.model import CHUNK, HUGE, INF, MIB, Pages, PerfError, Sink, \
-    alpha_of, bound_of, contention, segment_medians, segment_parse, simulate, \
-    file_sink, run_to_sink, sink_for, worker_setup, write_once, \
-    write_rate  # noqa: E402
+from zdeb_perf.model import CHUNK, HUGE, INF, MEM_BUDGET, MIB, PCHUNK, \
+    STREAM_OUT, WHOLE_MAX, Pages, PerfError, Sink, alpha_of, bound_of, \
+    contention, segment_medians, segment_parse, simulate, file_sink, \
+    run_to_sink, sink_for, worker_setup, write_once, write_rate, \
+    write_size  # noqa: E402
 
 
 class Simulate(unittest.TestCase):
@@ -347,6 +348,53 @@ class Simulate(unittest.TestCase):
                 self.assertEqual(f.read(6), b"zdeb\x5a\x5a")
             write_once("file", 5 * CHUNK, d, 0.0)
             self.assertEqual(os.path.getsize(path), 5 * CHUNK)
+
+    def test_write_size(self):
+        # -T1 writes what each ZSTD_decompressStream() call gives; two
+        # threads or more a positional PCHUNK, into a pipe the queue's
+        # chunks; and write_once() writes pieces of the size given: a
+        # new file sink of 3 x 128 KiB is made of what one writes
+        import tempfile
+        self.assertEqual(write_size("pipe", 1), STREAM_OUT)
+        self.assertEqual(write_size("file", 1), STREAM_OUT)
+        self.assertEqual(write_size("pipe", 2), CHUNK)
+        self.assertEqual(write_size("file", 8), PCHUNK)
+        with tempfile.TemporaryDirectory() as d:
+            write_once("file", 3 * PCHUNK, d, 0.0, chunk=PCHUNK)
+            self.assertEqual(os.path.getsize(os.path.join(d, "sink.out")),
+                             3 * PCHUNK)
+        with tempfile.TemporaryDirectory() as d:
+            write_once("file", 3 * PCHUNK, d, 0.0)   # one of CHUNK
+            self.assertEqual(os.path.getsize(os.path.join(d, "sink.out")),
+                             CHUNK)
+
+    def test_constants_are_the_decoders(self):
+        # the model's copies of lib/'s sizes, read from the sources (and
+        # ZSTD_DStreamOutSize() from libzstd itself), so that a change
+        # there fails here until the model follows
+        import ctypes
+        import re
+        top = os.environ.get("ZDEB_SRCDIR", os.path.join(
+            os.path.dirname(__file__), "..", ".."))
+
+        def define(path, name):
+            with open(os.path.join(top, path)) as fh:
+                m = re.search(r"^#define %s \(+(?:size_t\))?(\d+)u? *"
+                              r"(?:<< *(\d+)|\* *MIB)\)" % name, fh.read(),
+                              re.M)
+            self.assertIsNotNone(m, "%s in %s" % (name, path))
+            v = int(m.group(1))
+            return v << int(m.group(2)) if m.group(2) else v * MIB
+        self.assertEqual(define("lib/zseg-decode.c", "CHUNK"), CHUNK)
+        self.assertEqual(define("lib/zseg-decode.c", "PCHUNK"), PCHUNK)
+        self.assertEqual(define("lib/zseg-decode.c", "MEM_BUDGET"),
+                         MEM_BUDGET)
+        self.assertEqual(define("lib/zseg-decode.h", "ZD_ZSEG_WHOLE_MAX"),
+                         WHOLE_MAX)
+        self.assertEqual(define("lib/outq.c", "HUGE"), HUGE)
+        zstd = ctypes.CDLL("libzstd.so.1")
+        zstd.ZSTD_DStreamOutSize.restype = ctypes.c_size_t
+        self.assertEqual(zstd.ZSTD_DStreamOutSize(), STREAM_OUT)
 
     def test_sink_for(self):
         # two threads or more meet a pipe's reader on the writer's CPU

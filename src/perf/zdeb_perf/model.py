@@ -20,6 +20,8 @@ from .common import PerfError, find_zdeb, median, note
 
 MIB = 1 << 20
 CHUNK = 256 << 10           # lib/zseg-decode.c CHUNK: a queued chunk
+PCHUNK = 128 << 10          # lib/zseg-decode.c PCHUNK: a positional write
+STREAM_OUT = 128 << 10      # ZSTD_DStreamOutSize(): decode_stream's writes
 MEM_BUDGET = 512 * MIB      # lib/zseg-decode.c MEM_BUDGET
 WHOLE_MAX = 64 * MIB        # lib/zseg-decode.h ZD_ZSEG_WHOLE_MAX
 HUGE = 2 * MIB              # lib/outq.c HUGE
@@ -535,10 +537,29 @@ def run_to_sink(cmd, sink, scratch, size=0):
     return wall, cpu_children() - c0
 
 
-def write_rate(sink, total, scratch, pace=0.0, together=False):
-    """A writer of 256 KiB chunks from one cached buffer (as the decoder's
-    workers write theirs) into sink: returns Sink with the writer's CPU per
-    byte, the reader's, and the rate.
+def write_size(sink, threads):
+    """The bytes zdeb writes at once into sink on `threads` threads: on
+    one, what each ZSTD_decompressStream() call of decode_stream() gives
+    (STREAM_OUT: of the text tree's 945 writes into a pipe here, 929 were
+    of 128 KiB); on two or more, a positional write (a file) is PCHUNK, and
+    into a pipe a worker writes the head segment's bytes as far as they
+    are decoded (161-250 writes for the text tree's 123 MB: 500-760 KiB
+    each on average), timed with the queue's chunks (CHUNK), past which
+    the size hardly moves the cost.  Into a pipe the size does matter
+    below: per byte the writer took 0.39 ns/B in 128 KiB writes and 0.32
+    in 256 KiB ones with its reader on another CPU, 0.19 and 0.18 on one
+    (2-vCPU AMD EPYC family 25 model 1, medians of 9, load 0.21 and 0.12
+    at the start, 2026-12-02; doc/measurements/model-write-size-2026-12-02.txt)."""
+    if threads <= 1:
+        return STREAM_OUT
+    return CHUNK if sink == "pipe" else PCHUNK
+
+
+def write_rate(sink, total, scratch, pace=0.0, together=False,
+               chunk=CHUNK):
+    """A writer of chunk-byte pieces from one cached buffer (as the
+    decoder writes its: write_size()) into sink: returns Sink with the
+    writer's CPU per byte, the reader's, and the rate.
 
     pace: seconds per byte the writer spends between its chunks, busy (as
     a decoder decodes the next one).  Written back to back, a pipe's
@@ -555,18 +576,18 @@ def write_rate(sink, total, scratch, pace=0.0, together=False):
     Apart they take turns at the pipe's lock from two CPUs, each spinning
     while the other copies."""
     if pace <= 0 or sink != "pipe":
-        return write_once(sink, total, scratch, 0.0)
-    fast = write_once(sink, total, scratch, 0.0)
-    paced = write_once(sink, total, scratch, pace, together)
+        return write_once(sink, total, scratch, 0.0, chunk=chunk)
+    fast = write_once(sink, total, scratch, 0.0, chunk=chunk)
+    paced = write_once(sink, total, scratch, pace, together, chunk)
     return Sink(sink, fast.rate, paced.w, paced.c, serial=fast.serial,
                 copies=fast.copies)
 
 
-def write_once(sink, total, scratch, pace, together=False):
+def write_once(sink, total, scratch, pace, together=False, chunk=CHUNK):
     """write_rate()'s one run, paced or not, the writer and the reader on
     one CPU (together) or wherever the kernel puts them."""
-    buf = b"\x5a" * CHUNK
-    n = max(1, total // CHUNK)
+    buf = b"\x5a" * chunk
+    n = max(1, total // chunk)
     mask = os.sched_getaffinity(0)
     one = {min(mask)} if together else None
     if one:
@@ -599,7 +620,7 @@ def _write_once(sink, buf, n, scratch, pace):
     wcpu = 0.0
     for _ in range(n):
         if pace > 0:
-            until = time.perf_counter() + pace * CHUNK
+            until = time.perf_counter() + pace * len(buf)
             while time.perf_counter() < until:
                 pass
             w0 = time.thread_time()
@@ -616,7 +637,7 @@ def _write_once(sink, buf, n, scratch, pace):
     if pace <= 0:
         wcpu = cpu_self() - s0
     rcpu = cpu_children() - c0
-    b = n * CHUNK
+    b = n * len(buf)
     return Sink(sink, b / wall if wall > 0 else INF, wcpu / b, rcpu / b,
                 serial=sink == "file", copies=sink != "null")
 
@@ -806,12 +827,16 @@ def model_main(a):
                                                            ncpu), ncpu))
             total = sum(x[0] for x in seg[0])
             pace = seg[1] / total if total > 0 else 0.0
+            # each sink as -T1 meets it, and a file as -T2 (a write's
+            # size as -T1's: write_size())
             sk = {name: write_rate(name, max(total, a.sink_mib * MIB),
-                                   scratch, pace) for name in checked}
+                                   scratch, pace,
+                                   chunk=write_size(name, 1))
+                  for name in checked}
             if "pipe" in checked and ncpu >= 2:
                 sk["pipe/1cpu"] = write_rate(
                     "pipe", max(total, a.sink_mib * MIB), scratch, pace,
-                    together=True)
+                    together=True, chunk=write_size("pipe", 2))
             meas = {(name, th): run_to_sink([zdeb, "cat-data", "-T%d" % th,
                                              deb], name, scratch, total)[0]
                     for name in checked for th in threads}
