@@ -7,7 +7,7 @@
 # dpkg-deb mode table) with one run of each measurement.
 . "${ZDEB_SRCDIR:-$(dirname "$0")/../..}/tests/integ/lib.sh"
 
-need python3 dpkg
+need python3 dpkg strace
 PERF=${ZDEB_PERF:-${ZDEB_BUILDDIR:-$(dirname "$ZDEB")/..}/src/perf/zdeb-perf}
 [ -x "$PERF" ] || skip "zdeb-perf not built ($PERF)"
 
@@ -55,6 +55,25 @@ expect_status 0 timeout 60 "$ZDEB" cat-data --segment-times "$T/z.deb"
 	fail "pages line of a segment made lazily: $(cat "$T/stdout")"
 grep -q '^inplace 0 ' "$T/stdout" || fail "no inplace line: $(cat "$T/stdout")"
 ok "--segment-times: no buffer made ahead for a segment whose pages come lazily"
+
+# a segment of several MiB: the pages line's buffer has all its pages
+# made (MADV_POPULATE_WRITE, as the queue makes them ahead of a worker's
+# bytes), not only the first MiB, so that its cost is of all it maps
+mkdir -p "$T/m/DEBIAN" "$T/m/usr/share/m"
+cp "$T/p/DEBIAN/control" "$T/m/DEBIAN/control"
+seq 1 900000 >"$T/m/usr/share/m/numbers"
+"$ZDEB" build -z3 --segment-size=64M "$T/m" "$T/m.deb" >/dev/null
+strace -f -e trace=madvise -o "$T/trace" \
+	"$ZDEB" cat-data --segment-times "$T/m.deb" >"$T/stdout" ||
+	fail "cat-data --segment-times under strace"
+made=$(sed -n 's/.*madvise(0x[0-9a-f]*, \([0-9]*\), MADV_POPULATE_WRITE) = 0$/\1/p' \
+	"$T/trace" | awk '{ s += $1 } END { print s + 0 }')
+mapped=$(awk '$1 == "pages" { print $3 }' "$T/stdout")
+[ "${mapped:-0}" -gt $((2 << 20)) ] ||
+	fail "no buffer of more than 2 MiB: $(cat "$T/stdout")"
+[ "$made" -ge "$mapped" ] ||
+	fail "pages made for $made of the buffer's $mapped bytes"
+ok "--segment-times: the pages line's buffer made whole ($made bytes)"
 
 "$ZDEB" build -z3 --layout=single "$T/p" "$T/s.deb" >/dev/null
 expect_status 2 "$ZDEB" cat-data --segment-times "$T/s.deb"
