@@ -34,15 +34,30 @@
 #define PCHUNK (128u << 10)		/* positional: written at once */
 #define MEM_BUDGET (512 * MIB)		/* decoded bytes queued, at most */
 /*
- * Pieces in flight: one per worker, and as many again done but waiting
- * for their turn (their chunks parked, MEM_BUDGET at most), and the one
- * being written.  With only threads + 1, a worker that decodes faster
- * than the head piece drains into a pipe waits for the window while its
- * core idles: on the text tree into `cat`, -T2 went from 68 to 63 ms
- * (2-vCPU EPYC, medians of 21 at load 0.77, loaded;
- * doc/measurements/decode-2026-11-27-pipe.txt).
+ * Pieces in flight, written where they belong (positional): one per
+ * worker, as many again done but waiting for those before them, and one
+ * more.  Their bytes are written as they are decoded, so the window
+ * holds no memory.
  */
 #define WINDOW(threads) (2 * (threads) + 1)
+/*
+ * Pieces in flight through the queue (in order, into a pipe): one per
+ * worker and the one being written.  Each holds a buffer of its whole
+ * size (decoded in place) until it is written, and memory touched for
+ * the first time costs 0.5-0.6 ns/B on a VM whose host takes free pages
+ * back (doc/measurements/decode-2026-12-02-pipe-profile.txt), so a
+ * window of 2 x threads + 1 made 5 buffers where threads + 1 makes 3.
+ * On the text tree into `cat`, -T2 with threads + 1 took 0.91 [0.89,
+ * 0.95] of the time with 2 x threads + 1 (lib 0.95 [0.94, 0.99]), 2 x
+ * threads 0.96 [0.92, 1.02] (lib 0.97 [0.94, 1.03]): bench/decode.sh
+ * --ab, 31 paired rounds each, load 0.27 at the start, 2-vCPU AMD EPYC
+ * family 25 model 1, 2026-12-02 (doc/measurements/decode-2026-12-02-window.txt).
+ * Pieces streamed into chunks (not all decoded in place: see
+ * queue_window) keep 2 x threads + 1: so streamed, threads + 1 had
+ * been the slower, 68 against 63 ms at a load of 0.77
+ * (doc/measurements/decode-2026-11-27-pipe.txt).
+ */
+#define QWINDOW(threads) ((threads) + 1)
 
 struct dec;
 
@@ -502,6 +517,20 @@ pieces_exact(const struct dec *d)
 	return true;
 }
 
+/* The window through the queue: QWINDOW when every piece is decoded in
+ * place (exact, ZD_ZSEG_WHOLE_MAX or less: zd_zseg_piece_stream), else
+ * WINDOW. */
+static unsigned
+queue_window(const struct dec *d, unsigned threads)
+{
+	if (!pieces_exact(d))
+		return WINDOW(threads);
+	for (size_t i = 0; i < d->n; i++)
+		if (d->pc[i].usize > ZD_ZSEG_WHOLE_MAX)
+			return WINDOW(threads);
+	return QWINDOW(threads);
+}
+
 /* Pieces on threads >= 2 workers, written in order as they are decoded,
  * or, to a sink that takes them so and when their sizes are known, where
  * they belong. */
@@ -527,8 +556,8 @@ decode_pieces(struct dec *d, struct zd_error *err)
 		if (d->wk != NULL && plan_positions(d, err) < 0)
 			goto out;
 	} else {
-		d->q = zd_outq_new(WINDOW(threads), CHUNK, MEM_BUDGET, d_write,
-		                   d);
+		d->q = zd_outq_new(queue_window(d, threads), CHUNK,
+		                   MEM_BUDGET, d_write, d);
 		if (d->q != NULL)
 			zd_outq_set_jobs(d->q, d->n);
 	}
@@ -537,7 +566,8 @@ decode_pieces(struct dec *d, struct zd_error *err)
 		goto out;
 	}
 	rc = zd_sched_run(positional ? &placed : &queued, d, threads,
-	                  WINDOW(threads), err);
+	                  positional ? WINDOW(threads) :
+	                  queue_window(d, threads), err);
 	if (rc == 0 && positional)
 		rc = d->out->pwrite(d->out->ctx, NULL, 0, d->emitted, err);
 out:

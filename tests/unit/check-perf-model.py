@@ -14,7 +14,7 @@ from zdeb_perf.model import CHUNK, HUGE, INF, MEM_BUDGET, MIB, PCHUNK, \
     STREAM_OUT, WHOLE_MAX, Pages, PerfError, Sink, alpha_of, bound_of, \
     contention, segment_medians, segment_parse, simulate, file_sink, \
     run_to_sink, sink_for, worker_setup, write_once, write_rate, \
-    write_size  # noqa: E402
+    write_size, default_window  # noqa: E402
 
 
 class Simulate(unittest.TestCase):
@@ -85,14 +85,20 @@ class Simulate(unittest.TestCase):
 
     def test_slow_head_holds_window(self):
         # pieces 5,1,1,1,1,1 on 2 workers, window 3 (threads + 1, the
-        # decoder's before 2026-11-27): the 5 s head keeps pieces 1 and 2
-        # queued; piece 3 may start only when piece 0 is written (t=5);
-        # then 3,4 on two workers, then 5: 5 + 1 + 1 = 7.
+        # default for pieces decoded in place, QWINDOW): the 5 s head
+        # keeps pieces 1 and 2 queued; piece 3 may start only when piece
+        # 0 is written (t=5); then 3,4 on two workers, then 5: 5 + 1 + 1
         t = simulate([5, 1, 1, 1, 1, 1], [MIB] * 6, 2, window=3)
         self.assertAlmostEqual(t, 7.0, places=6)
-        # the default, 2 x threads + 1 = 5: pieces 1-4 on the other
-        # worker by t=4, piece 5 starts when piece 0 is written: 6 s
         t = simulate([5, 1, 1, 1, 1, 1], [MIB] * 6, 2)
+        self.assertAlmostEqual(t, 7.0, places=6)
+        # window 5, 2 x threads + 1 (WINDOW), the default for pieces
+        # streamed into chunks (over WHOLE_MAX): pieces 1-4 on the other
+        # worker by t=4, piece 5 starts when piece 0 is written: 6 s
+        big = [WHOLE_MAX + MIB] * 6
+        t = simulate([5, 1, 1, 1, 1, 1], big, 2)
+        self.assertAlmostEqual(t, 6.0, places=6)
+        t = simulate([5, 1, 1, 1, 1, 1], [MIB] * 6, 2, window=5)
         self.assertAlmostEqual(t, 6.0, places=6)
 
     def test_budget_stalls_others(self):
@@ -392,6 +398,18 @@ class Simulate(unittest.TestCase):
         self.assertEqual(define("lib/zseg-decode.h", "ZD_ZSEG_WHOLE_MAX"),
                          WHOLE_MAX)
         self.assertEqual(define("lib/outq.c", "HUGE"), HUGE)
+        # the windows: each macro's body evaluated for a few counts
+        with open(os.path.join(top, "lib/zseg-decode.c")) as fh:
+            src = fh.read()
+        for name, in_place in (("WINDOW", False), ("QWINDOW", True)):
+            m = re.search(r"^#define %s\(threads\) (.*)$" % name, src,
+                          re.M)
+            self.assertIsNotNone(m, name)
+            body = m.group(1).split("/*")[0]
+            self.assertRegex(body, r"^[()threads*+ 0-9]+$")
+            for t in (2, 3, 8, 64):
+                self.assertEqual(eval(body.replace("threads", str(t))),
+                                 default_window(t, in_place), name)
         zstd = ctypes.CDLL("libzstd.so.1")
         zstd.ZSTD_DStreamOutSize.restype = ctypes.c_size_t
         self.assertEqual(zstd.ZSTD_DStreamOutSize(), STREAM_OUT)

@@ -28,9 +28,11 @@ HUGE = 2 * MIB              # lib/outq.c HUGE
 PAGE = 4096
 
 
-def default_window(threads):
-    """lib/zseg-decode.c WINDOW(threads): pieces in flight."""
-    return 2 * threads + 1
+def default_window(threads, in_place=False):
+    """Pieces in flight: lib/zseg-decode.c QWINDOW(threads) when every
+    piece is decoded in place in the queue, else WINDOW(threads)
+    (queue_window())."""
+    return threads + 1 if in_place else 2 * threads + 1
 INF = float("inf")
 EPS = 1e-12
 
@@ -183,7 +185,6 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     threads = max(1, min(threads, n)) if n else 1
     if n == 0:
         return 0.0
-    window = default_window(threads) if window is None else window
     evict = park if sink.copies else 0.0
     if threads <= 1:
         park = 0.0
@@ -193,6 +194,8 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     # the pieces the decoder decodes in place: in order into the queue
     in_place = [threads > 1 and not positional and u <= WHOLE_MAX
                 for u in sizes]
+    window = default_window(threads, all(in_place)) if window is None \
+        else window
     first = 1       # the first piece with no setup in its time
     if inplace is not None:
         times = [ti if ip else t
