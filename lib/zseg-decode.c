@@ -44,8 +44,9 @@
  * Pieces in flight through the queue (in order, into a pipe): one per
  * worker and the one being written.  Each holds a buffer of its whole
  * size (decoded in place) until it is written, and memory touched for
- * the first time costs 0.5-0.6 ns/B on a VM whose host takes free pages
- * back (doc/measurements/decode-2026-12-02-pipe-profile.txt), so a
+ * the first time cost 0.5-0.6 ns/B on the VM measured (its host takes
+ * free pages back; whether that is the cause was not measured;
+ * doc/measurements/decode-2026-12-02-pipe-profile.txt), so a
  * window of 2 x threads + 1 made 5 buffers where threads + 1 makes 3.
  * On the text tree into `cat`, -T2 with threads + 1 took 0.91 [0.89,
  * 0.95] of the time with 2 x threads + 1 (lib 0.95 [0.94, 0.99]), 2 x
