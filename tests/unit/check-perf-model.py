@@ -101,6 +101,17 @@ class Simulate(unittest.TestCase):
         t = simulate([5, 1, 1, 1, 1, 1], [MIB] * 6, 2, window=5)
         self.assertAlmostEqual(t, 6.0, places=6)
 
+    def test_positional_window(self):
+        # written where they belong (/dev/null, a file), the window is 2
+        # x threads + 1 even when the pieces would be decoded in place
+        # into a queue: pieces 1-4 on the other worker by t=4, piece 5
+        # when the 5 s head is done: 6 s (threads + 1 would give 7)
+        t = simulate([5, 1, 1, 1, 1, 1], [MIB] * 6, 2, positional=True)
+        self.assertAlmostEqual(t, 6.0, places=6)
+        t = simulate([5, 1, 1, 1, 1, 1], [MIB] * 6, 2, positional=True,
+                     window=3)
+        self.assertAlmostEqual(t, 7.0, places=6)
+
     def test_budget_stalls_others(self):
         # budget of 1 MiB: while the 4 s head decodes, the other piece
         # (1 MiB, 1 s) fills the queue and waits; it is done before the

@@ -808,9 +808,11 @@ def model_main(a):
             sizes = [x[0] for x in segs]
             base = simulate(times, sizes, 1, 1, Sink("null"), 0.0,
                             stream=stream)
+            # into /dev/null: written where they belong, as cat-data
+            # writes it (the window of positional writes)
             print(" ".join("%.1f" % (base / simulate(
                 times, sizes, n, n, Sink("null"), 0.0, stream=stream,
-                setup=setup)) for n in cores))
+                setup=setup, positional=True)) for n in cores))
             return 0
         ncpu = os.cpu_count() or 1
         checked = [x for x in a.sinks if x != "dpkg"]
