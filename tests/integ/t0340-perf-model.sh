@@ -58,7 +58,11 @@ ok "--segment-times: no buffer made ahead for a segment whose pages come lazily"
 
 # a segment of several MiB: the pages line's buffer has all its pages
 # made (MADV_POPULATE_WRITE, as the queue makes them ahead of a worker's
-# bytes), not only the first MiB, so that its cost is of all it maps
+# bytes), not only the first MiB, so that its cost is of all it maps.
+# Only buffers of 4 KiB pages are made ahead (where the host takes free
+# pages back, pages line HUGE 0); one of huge pages is made whole at
+# once, so there this passes either way.  Before Linux 5.14 the pages
+# are touched instead, which strace cannot count: not checked then.
 mkdir -p "$T/m/DEBIAN" "$T/m/usr/share/m"
 cp "$T/p/DEBIAN/control" "$T/m/DEBIAN/control"
 seq 1 900000 >"$T/m/usr/share/m/numbers"
@@ -71,9 +75,13 @@ made=$(sed -n 's/.*madvise(0x[0-9a-f]*, \([0-9]*\), MADV_POPULATE_WRITE) = 0$/\1
 mapped=$(awk '$1 == "pages" { print $3 }' "$T/stdout")
 [ "${mapped:-0}" -gt $((2 << 20)) ] ||
 	fail "no buffer of more than 2 MiB: $(cat "$T/stdout")"
-[ "$made" -ge "$mapped" ] ||
-	fail "pages made for $made of the buffer's $mapped bytes"
-ok "--segment-times: the pages line's buffer made whole ($made bytes)"
+if [ "$made" -eq 0 ] && grep -q 'MADV_POPULATE_WRITE) = -1 EINVAL' "$T/trace"; then
+	echo "# not checked: no MADV_POPULATE_WRITE on this kernel ($(uname -r))"
+else
+	[ "$made" -ge "$mapped" ] ||
+		fail "pages made for $made of the buffer's $mapped bytes"
+	ok "--segment-times: the pages line's buffer made whole ($made bytes)"
+fi
 
 "$ZDEB" build -z3 --layout=single "$T/p" "$T/s.deb" >/dev/null
 expect_status 2 "$ZDEB" cat-data --segment-times "$T/s.deb"

@@ -375,6 +375,7 @@ class Simulate(unittest.TestCase):
         self.assertEqual(write_size("pipe", 1), STREAM_OUT)
         self.assertEqual(write_size("file", 1), STREAM_OUT)
         self.assertEqual(write_size("pipe", 2), CHUNK)
+        self.assertEqual(write_size("dpkg", 2), CHUNK)     # a pipe too
         self.assertEqual(write_size("file", 8), PCHUNK)
         with tempfile.TemporaryDirectory() as d:
             write_once("file", 3 * PCHUNK, d, 0.0, chunk=PCHUNK)

@@ -555,7 +555,7 @@ def write_size(sink, threads):
     at the start, 2026-12-02; doc/measurements/model-write-size-2026-12-02.txt)."""
     if threads <= 1:
         return STREAM_OUT
-    return CHUNK if sink == "pipe" else PCHUNK
+    return CHUNK if sink in ("pipe", "dpkg") else PCHUNK
 
 
 def write_rate(sink, total, scratch, pace=0.0, together=False,
