@@ -519,15 +519,12 @@ pieces_exact(const struct dec *d)
 }
 
 /* The window through the queue: QWINDOW when every piece is decoded in
- * place (exact, ZD_ZSEG_WHOLE_MAX or less: zd_zseg_piece_stream), else
- * WINDOW. */
+ * place (zd_zseg_piece_whole), else WINDOW. */
 static unsigned
 queue_window(const struct dec *d, unsigned threads)
 {
-	if (!pieces_exact(d))
-		return WINDOW(threads);
 	for (size_t i = 0; i < d->n; i++)
-		if (d->pc[i].usize > ZD_ZSEG_WHOLE_MAX)
+		if (!zd_zseg_piece_whole(&d->pc[i], ZD_ZSEG_WHOLE_MAX))
 			return WINDOW(threads);
 	return QWINDOW(threads);
 }
@@ -546,19 +543,19 @@ decode_pieces(struct dec *d, struct zd_error *err)
 	};
 	bool positional = d->out->pwrite != NULL && pieces_exact(d) &&
 	                  d->total == NULL;
-	unsigned threads = d->p->threads;
+	unsigned threads = d->p->threads, window;
 	int rc = -1;
 
 	if (threads > d->n)
 		threads = (unsigned)d->n;
+	window = positional ? WINDOW(threads) : queue_window(d, threads);
 	d->nworkers = threads;
 	d->wk = calloc(d->nworkers, sizeof(*d->wk));
 	if (positional) {
 		if (d->wk != NULL && plan_positions(d, err) < 0)
 			goto out;
 	} else {
-		d->q = zd_outq_new(queue_window(d, threads), CHUNK,
-		                   MEM_BUDGET, d_write, d);
+		d->q = zd_outq_new(window, CHUNK, MEM_BUDGET, d_write, d);
 		if (d->q != NULL)
 			zd_outq_set_jobs(d->q, d->n);
 	}
@@ -566,9 +563,8 @@ decode_pieces(struct dec *d, struct zd_error *err)
 		zd_err(err, ZD_E_NOMEM, "out of memory");
 		goto out;
 	}
-	rc = zd_sched_run(positional ? &placed : &queued, d, threads,
-	                  positional ? WINDOW(threads) :
-	                  queue_window(d, threads), err);
+	rc = zd_sched_run(positional ? &placed : &queued, d, threads, window,
+	                  err);
 	if (rc == 0 && positional)
 		rc = d->out->pwrite(d->out->ctx, NULL, 0, d->emitted, err);
 out:

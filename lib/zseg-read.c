@@ -537,6 +537,12 @@ fail:
 	return -1;
 }
 
+bool
+zd_zseg_piece_whole(const struct zd_zseg_piece *pc, size_t whole_max)
+{
+	return pc->exact && pc->usize > 0 && pc->usize <= whole_max;
+}
+
 int
 zd_zseg_piece_stream(const struct zd_region *in, unsigned window_log,
                      const struct zd_zseg_piece *pc, ZSTD_DCtx *dctx,
@@ -580,8 +586,8 @@ zd_zseg_piece_stream(const struct zd_region *in, unsigned window_log,
 			return zd_err(err, ZD_E_NOMEM, "out of memory");
 		XXH64_reset(hash, 0);
 	}
-	whole = out->get_whole != NULL && pc->exact && pc->usize > 0 &&
-	        pc->usize <= out->whole_max &&
+	whole = out->get_whole != NULL &&
+	        zd_zseg_piece_whole(pc, out->whole_max) &&
 	        !ZSTD_isError(ZSTD_DCtx_setParameter(dctx,
 	                                             ZSTD_d_stableOutBuffer, 1));
 	if (whole) {

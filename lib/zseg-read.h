@@ -93,6 +93,11 @@ struct zd_zseg_out {
 	size_t whole_max;
 };
 
+/* Is piece pc one that zd_zseg_piece_stream() decodes in place, given an
+ * out with get_whole and this whole_max (if libzstd takes a stable
+ * output buffer)? */
+bool zd_zseg_piece_whole(const struct zd_zseg_piece *pc, size_t whole_max);
+
 /*
  * Decodes piece pc of region in with dctx (windowLogMax already set),
  * handing the bytes to out as they come; each get() is followed by one

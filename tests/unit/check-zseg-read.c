@@ -347,6 +347,21 @@ START_TEST(test_zseg_read_reset_parsed)
 }
 END_TEST
 
+/* Decoded in place: exact pieces of 1 to whole_max bytes only. */
+START_TEST(test_zseg_read_piece_whole)
+{
+	struct zd_zseg_piece pc = { .usize = 100, .exact = true };
+
+	ck_assert(zd_zseg_piece_whole(&pc, 100));
+	ck_assert(!zd_zseg_piece_whole(&pc, 99));
+	pc.exact = false;
+	ck_assert(!zd_zseg_piece_whole(&pc, 100));
+	pc.exact = true;
+	pc.usize = 0;
+	ck_assert(!zd_zseg_piece_whole(&pc, 100));
+}
+END_TEST
+
 static Suite *
 zseg_read_suite(void)
 {
@@ -359,6 +374,7 @@ zseg_read_suite(void)
 	                    sizeof(standalone_kinds[0]));
 	tcase_add_test(malformed, test_zseg_read_index_at_tail);
 	tcase_add_test(malformed, test_zseg_read_reset_parsed);
+	tcase_add_test(core, test_zseg_read_piece_whole);
 	return s;
 }
 

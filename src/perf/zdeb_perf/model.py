@@ -192,7 +192,7 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
         if stream is not None and tsum > 0:
             times = [t * stream / tsum for t in times]
     # the pieces the decoder decodes in place: in order into the queue
-    in_place = [threads > 1 and not positional and u <= WHOLE_MAX
+    in_place = [threads > 1 and not positional and 0 < u <= WHOLE_MAX
                 for u in sizes]
     window = default_window(threads, all(in_place)) if window is None \
         else window
