@@ -832,8 +832,8 @@ def model_main(a):
                                                            ncpu), ncpu))
             total = sum(x[0] for x in seg[0])
             pace = seg[1] / total if total > 0 else 0.0
-            # each sink as -T1 meets it, and a file as -T2 (a write's
-            # size as -T1's: write_size())
+            # each sink timed in -T1's writes; a file's are of the same
+            # size on two threads or more (write_size())
             sk = {name: write_rate(name, max(total, a.sink_mib * MIB),
                                    scratch, pace,
                                    chunk=write_size(name, 1))
