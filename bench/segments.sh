@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/segments.sh [--cache DIR] [--targets "32 16 8 4"] [--level 19]
-#                   [--cores "4 8 16 32 64"] [PACKAGE...]
+#                   [--cores "4 8 16 32 64"] [--runs 21] [PACKAGE...]
 #
 # Segment target against size and predicted decode speed-up, for the
 # packages of Ubuntu's 2018 table (default: linux-image-6.1.0-*-amd64, the
@@ -12,8 +12,11 @@
 # for each target (MiB) `zdeb recompress --segment-size` at LEVEL on all
 # cores (the bytes do not depend on the thread count), the data member's
 # size and its overhead over the one frame, the segment count, and
-# `zdeb-perf model --predict-only` (per-segment decode times measured on
-# one core, sink /dev/null) at each core count.  A target of 0 is zdeb's
+# `zdeb-perf model --predict-only --interval` (per-segment decode times
+# measured on one core, the medians of --runs decodes of every segment,
+# sink /dev/null) at each core count, with its 95 % interval (a bootstrap
+# over the runs: with 5 runs, one quiet machine's kernel row at 16 cores
+# read 10.0, 12.9 and 12.4 in three runs).  A target of 0 is zdeb's
 # default policy.  Sizes and counts are exact anywhere; the speed-ups
 # depend on the machine and its load (printed).  Not a test.
 set -eu
@@ -22,6 +25,7 @@ cache=/var/tmp/zdeb-segments
 targets="0 32 16 8 4"
 level=19
 cores="4 8 16 32 64"
+runs=21
 zdeb=${ZDEB:-$top/_build/src/zdeb}
 perf=${ZDEB_PERF:-$top/_build/src/perf/zdeb-perf}
 while [ $# -gt 0 ]; do
@@ -30,7 +34,8 @@ while [ $# -gt 0 ]; do
 	--targets) targets=$2; shift 2;;
 	--level) level=$2; shift 2;;
 	--cores) cores=$2; shift 2;;
-	-h|--help) sed -n '3,18p' "$0"; exit 0;;
+	--runs) runs=$2; shift 2;;
+	-h|--help) sed -n '3,21p' "$0"; exit 0;;
 	*) break;;
 	esac
 done
@@ -44,7 +49,7 @@ fi
 echo "level $level; cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (speed-ups are only meaningful under 0.5)"
 printf '%-28s %8s %7s %12s %9s %5s' package tar_MiB target member_bytes overhead segs
-for n in $cores; do printf ' %6s' "x$n"; done
+for n in $cores; do printf ' %15s' "x$n"; done
 echo
 for pkg in "$@"; do
 	deb=$(find "$cache" -maxdepth 1 -name "${pkg}_*.deb" ! -name '*.z[0-9]*.deb' |
@@ -77,8 +82,9 @@ for pkg in "$@"; do
 			"$(awk "BEGIN {print $tarb / 1048576}")" \
 			"$([ "$t" = 0 ] && echo default || echo "${t}M")" "$msz" \
 			"$(awk "BEGIN {print ($msz - $one) * 100 / $one}")" "$nseg"
-		for x in $("$perf" model --predict-only --cores "$(echo $cores | tr ' ' ,)" "$out"); do
-			printf ' %6s' "$x"
+		for x in $("$perf" model --predict-only --interval --runs "$runs" \
+			--cores "$(echo $cores | tr ' ' ,)" "$out"); do
+			printf ' %15s' "$x"
 		done
 		echo
 	done

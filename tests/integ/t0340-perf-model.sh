@@ -99,6 +99,25 @@ assert len(x) == 3 and x[0] == 1.0 and 1.0 < x[1] <= x[2], x
 PY
 ok "--predict-only: 1x on one core, more on two, as much or more on 64"
 
+expect_status 0 "$PERF" model --predict-only --interval --runs 3 \
+	--cores 1,2,64 "$T/t.deb"
+python3 - "$T/stdout" <<'PY' || fail "--interval: $(cat "$T/stdout")"
+import re, sys
+toks = open(sys.argv[1]).read().split()
+assert len(toks) == 3, toks
+for t in toks:
+    m = re.fullmatch(r"([0-9.]+)\[([0-9.]+)-([0-9.]+)\]", t)
+    assert m, t
+    x, lo, hi = map(float, m.groups())
+    assert lo <= x <= hi, t
+assert toks[0] == "1.0[1.0-1.0]", toks
+PY
+ok "--predict-only --interval: each speed-up inside its interval"
+
+expect_status 2 "$PERF" model --interval --runs 1 "$T/t.deb"
+expect_stderr "only with --predict-only"
+ok "--interval without --predict-only is refused"
+
 expect_status 0 "$PERF" model --runs 1 --cores 1,2,16 --sink-mib 8 \
 	--workdir "$T" "$T/t.deb"
 for s in null file pipe; do

@@ -14,7 +14,54 @@ from zdeb_perf.model import CHUNK, HUGE, INF, MEM_BUDGET, MIB, PCHUNK, \
     STREAM_OUT, WHOLE_MAX, Pages, PerfError, Sink, alpha_of, bound_of, \
     contention, segment_medians, segment_parse, simulate, file_sink, \
     run_to_sink, sink_for, worker_setup, write_once, write_rate, \
-    write_size, default_window  # noqa: E402
+    write_size, default_window, predicted_speedups, \
+    speedup_intervals  # noqa: E402
+
+
+def run_of(times, stream=None):
+    """A segment_run() result with these per-segment times (1 MiB each)."""
+    return ([(MIB, MIB // 4, t) for t in times],
+            sum(times) if stream is None else stream, 0.0, None, None)
+
+
+class Predict(unittest.TestCase):
+    def test_speedups_from_the_medians(self):
+        # four equal segments: 2x on 2 cores, 4x on 4 and on 64; the
+        # medians of three runs, not their means (one run is 10x slow)
+        runs = [run_of([1.0] * 4), run_of([1.0] * 4), run_of([10.0] * 4)]
+        x = predicted_speedups(runs, [1, 2, 4, 64])
+        for got, want in zip(x, [1.0, 2.0, 4.0, 4.0]):
+            self.assertAlmostEqual(got, want, places=6)
+
+    def test_slowest_segment_bounds(self):
+        # 1 + 1 + 1 + 3 s: 64 cores give sum / slowest = 2x
+        x = predicted_speedups([run_of([1.0, 1.0, 1.0, 3.0])], [64])
+        self.assertAlmostEqual(x[0], 2.0, places=6)
+
+    def test_interval_of_identical_runs_is_the_point(self):
+        runs = [run_of([1.0, 2.0, 1.0, 2.0])] * 5
+        best = predicted_speedups(runs, [2, 4])
+        for (lo, hi), x in zip(speedup_intervals(runs, [2, 4]), best):
+            self.assertAlmostEqual(lo, x, places=9)
+            self.assertAlmostEqual(hi, x, places=9)
+
+    def test_interval_holds_the_point_and_the_spread(self):
+        # the last segment's time varies from run to run: at 64 cores the
+        # speed-up is sum / slowest, so the interval must be wide, hold
+        # the point, and be seeded (the same twice)
+        runs = [run_of([1.0, 1.0, 1.0, t])
+                for t in (1.0, 1.5, 2.0, 2.5, 3.0, 1.2, 2.8, 1.8, 2.2)]
+        best = predicted_speedups(runs, [64])[0]
+        (lo, hi), = speedup_intervals(runs, [64])
+        self.assertLessEqual(lo, best)
+        self.assertGreaterEqual(hi, best)
+        self.assertLess(lo, 0.95 * best)
+        self.assertGreater(hi, 1.05 * best)
+        self.assertEqual(speedup_intervals(runs, [64]), [(lo, hi)])
+        # bounds a draw can reach: all runs the slowest (4 / 3 + 3 = 2x)
+        # to all the fastest (4x)
+        self.assertGreaterEqual(lo, 2.0 - 1e-9)
+        self.assertLessEqual(hi, 4.0 + 1e-9)
 
 
 class Simulate(unittest.TestCase):

@@ -6,7 +6,9 @@ a simulation of the decoder's policy (lib/zseg-decode.c, sched.c, outq.c)
 for 1 to 64 cores.  See zdeb-perf(1), MODEL."""
 
 import fcntl
+import math
 import os
+import random
 import resource
 import shlex
 import shutil
@@ -785,6 +787,44 @@ def sink_for(sinks, name, threads):
     return sinks[name]
 
 
+def predicted_speedups(runs, cores):
+    """--predict-only: the speed-up over one core at each count in cores,
+    from segment_run()s' medians, into /dev/null with no contention,
+    written where they belong as cat-data writes it (the window of
+    positional writes)."""
+    segs, stream, _, setup, _, _ = segment_medians(runs)
+    times = [x[2] for x in segs]
+    sizes = [x[0] for x in segs]
+    base = simulate(times, sizes, 1, 1, Sink("null"), 0.0, stream=stream)
+    return [base / simulate(times, sizes, n, n, Sink("null"), 0.0,
+                            stream=stream, setup=setup, positional=True)
+            for n in cores]
+
+
+DRAWS = 200     # bootstrap resamples of the runs
+
+
+def speedup_intervals(runs, cores, draws=DRAWS, seed=0):
+    """95 % intervals of predicted_speedups(runs, cores): a percentile
+    bootstrap over the runs (each draw takes len(runs) of them with
+    replacement and predicts from their medians; the 2.5 % and 97.5 %
+    quantiles of the draws, by rank).  A run is one decode of every
+    segment, so a slow stretch of the machine moves its segments
+    together, as it does in the draws.  The draws are seeded: the same
+    runs give the same interval.  Returns [(lo, hi)] per core count; a
+    single run gives its own value as both ends."""
+    rng = random.Random(seed)
+    got = [predicted_speedups([rng.choice(runs) for _ in runs], cores)
+           for _ in range(draws)]
+    lo_k = int(0.025 * draws)
+    hi_k = max(lo_k, int(math.ceil(0.975 * draws)) - 1)
+    out = []
+    for j in range(len(cores)):
+        v = sorted(g[j] for g in got)
+        out.append((v[lo_k], v[hi_k]))
+    return out
+
+
 DEFAULT_CORES = "1,2,3,4,6,8,12,16,24,32,48,64"
 PLACED = ("null", "file")    # sinks cat-data writes at offsets
 
@@ -796,23 +836,22 @@ def model_main(a):
     if bad or not a.sinks:
         raise PerfError("--sinks: null, file, pipe or dpkg, not %s" %
                         ",".join(bad))
+    if a.interval and not a.predict_only:
+        raise PerfError("--interval: only with --predict-only")
     if not os.path.exists(a.input):
         raise PerfError("%s: no such file or directory" % a.input)
     scratch = tempfile.mkdtemp(prefix="zdeb-model.", dir=a.workdir)
     try:
         deb = prepare(zdeb, a.input, scratch, a.level, a.segment_size)
         if a.predict_only:
-            segs, stream, start, setup, inplace, _ = segment_medians(
-                [segment_run(zdeb, deb) for _ in range(a.runs)])
-            times = [x[2] for x in segs]
-            sizes = [x[0] for x in segs]
-            base = simulate(times, sizes, 1, 1, Sink("null"), 0.0,
-                            stream=stream)
-            # into /dev/null: written where they belong, as cat-data
-            # writes it (the window of positional writes)
-            print(" ".join("%.1f" % (base / simulate(
-                times, sizes, n, n, Sink("null"), 0.0, stream=stream,
-                setup=setup, positional=True)) for n in cores))
+            runs = [segment_run(zdeb, deb) for _ in range(a.runs)]
+            best = predicted_speedups(runs, cores)
+            if not a.interval:
+                print(" ".join("%.1f" % x for x in best))
+                return 0
+            ends = speedup_intervals(runs, cores)
+            print(" ".join("%.1f[%.1f-%.1f]" % (x, lo, hi)
+                           for x, (lo, hi) in zip(best, ends)))
             return 0
         ncpu = os.cpu_count() or 1
         checked = [x for x in a.sinks if x != "dpkg"]
@@ -1009,6 +1048,10 @@ def add_parser(sub, split_list):
                    help="only the per-segment times: print the speed-up "
                    "over one core at each --cores into /dev/null, with no "
                    "contention, on one line (for bench/segments.sh)")
+    m.add_argument("--interval", action="store_true",
+                   help="with --predict-only: each speed-up as "
+                   "S[LO-HI], LO and HI its 95 %% interval (a bootstrap "
+                   "over the --runs)")
     m.add_argument("--workdir", help="scratch directory parent")
     m.add_argument("--keep", action="store_true")
     m.add_argument("input", metavar="INPUT",
