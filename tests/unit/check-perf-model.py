@@ -27,11 +27,32 @@ def run_of(times, stream=None):
 class Predict(unittest.TestCase):
     def test_speedups_from_the_medians(self):
         # four equal segments: 2x on 2 cores, 4x on 4 and on 64; the
-        # medians of three runs, not their means (one run is 10x slow)
-        runs = [run_of([1.0] * 4), run_of([1.0] * 4), run_of([10.0] * 4)]
+        # medians of three runs, not their means: one run's last segment
+        # is 10x slow (its mean would make that segment 4 s: 13 / 4 on
+        # 64 cores, not 4x)
+        runs = [run_of([1.0] * 4), run_of([1.0] * 4),
+                run_of([1.0, 1.0, 1.0, 10.0], stream=4.0)]
         x = predicted_speedups(runs, [1, 2, 4, 64])
         for got, want in zip(x, [1.0, 2.0, 4.0, 4.0]):
             self.assertAlmostEqual(got, want, places=6)
+
+    def test_speedups_are_the_positional_simulation(self):
+        # into /dev/null cat-data writes at offsets: the window of
+        # positional writes (2 x threads + 1), not the queue's; here the
+        # two differ (a slow piece first holds the queue's window)
+        times = [1.0] * 3 + [8.0] + [1.0] * 12
+        sizes = [MIB] * 16
+        setup = segment_medians([run_of(times)])[3]
+        base = simulate(times, sizes, 1, 1, Sink("null"), 0.0,
+                        stream=sum(times))
+        placed = base / simulate(times, sizes, 4, 4, Sink("null"), 0.0,
+                                 stream=sum(times), setup=setup,
+                                 positional=True)
+        queued = base / simulate(times, sizes, 4, 4, Sink("null"), 0.0,
+                                 stream=sum(times), setup=setup)
+        self.assertNotAlmostEqual(placed, queued, places=3)
+        got = predicted_speedups([run_of(times)], [4])[0]
+        self.assertAlmostEqual(got, placed, places=9)
 
     def test_slowest_segment_bounds(self):
         # 1 + 1 + 1 + 3 s: 64 cores give sum / slowest = 2x
@@ -58,10 +79,28 @@ class Predict(unittest.TestCase):
         self.assertLess(lo, 0.95 * best)
         self.assertGreater(hi, 1.05 * best)
         self.assertEqual(speedup_intervals(runs, [64]), [(lo, hi)])
-        # bounds a draw can reach: all runs the slowest (4 / 3 + 3 = 2x)
-        # to all the fastest (4x)
+        # bounds a draw can reach: all runs the slowest ((1 + 1 + 1 + 3)
+        # / 3 = 2x) to all the fastest (4x)
         self.assertGreaterEqual(lo, 2.0 - 1e-9)
         self.assertLessEqual(hi, 4.0 + 1e-9)
+
+    def test_interval_ranks(self):
+        # 200 draws: the 6th and the 195th smallest (5 cut off each end)
+        import zdeb_perf.model as model
+        seen = []
+
+        def draw(runs, cores):
+            seen.append(len(runs))
+            return [float(len(seen))]   # the draws' values: 1 .. 201
+
+        real = model.predicted_speedups
+        model.predicted_speedups = draw
+        try:
+            got = model.speedup_intervals([run_of([1.0])] * 7, [2])
+        finally:
+            model.predicted_speedups = real
+        self.assertEqual(seen, [7] * 200)
+        self.assertEqual(got, [(6.0, 195.0)])
 
 
 class Simulate(unittest.TestCase):
