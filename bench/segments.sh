@@ -15,9 +15,9 @@
 # `zdeb-perf model --predict-only --interval` (per-segment decode times
 # measured on one core, the medians of --runs decodes of every segment,
 # sink /dev/null) at each core count, with its 95 % interval (a bootstrap
-# over the runs: with 5 runs, one quiet machine's kernel row at 16 cores
-# read 10.0, 12.9 and 12.4 in three runs).  A target of 0 is zdeb's
-# default policy.  Sizes and counts are exact anywhere; the speed-ups
+# over the runs: with 5, a quiet machine's kernel row at 16 cores read
+# 12.9 and 12.4 alone, 10.0 here between recompressions).  A target of 0
+# is zdeb's default policy.  Sizes and counts are exact anywhere; the speed-ups
 # depend on the machine and its load (printed).  Not a test.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
