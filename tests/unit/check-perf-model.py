@@ -5,6 +5,7 @@ simulation of the decoder's policy against cases computed by hand."""
 import os
 import sys
 import unittest
+from unittest import mock
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.environ.get(
@@ -28,8 +29,8 @@ class Predict(unittest.TestCase):
     def test_speedups_from_the_medians(self):
         # four equal segments: 2x on 2 cores, 4x on 4 and on 64; the
         # medians of three runs, not their means: one run's last segment
-        # is 10x slow (its mean would make that segment 4 s: 13 / 4 on
-        # 64 cores, not 4x)
+        # is 10x slow (its mean, 4 s, would set the time on 64 cores:
+        # 1x, not 4x)
         runs = [run_of([1.0] * 4), run_of([1.0] * 4),
                 run_of([1.0, 1.0, 1.0, 10.0], stream=4.0)]
         x = predicted_speedups(runs, [1, 2, 4, 64])
@@ -91,14 +92,10 @@ class Predict(unittest.TestCase):
 
         def draw(runs, cores):
             seen.append(len(runs))
-            return [float(len(seen))]   # the draws' values: 1 .. 201
+            return [float(len(seen))]   # the draws' values: 1 .. 200
 
-        real = model.predicted_speedups
-        model.predicted_speedups = draw
-        try:
+        with mock.patch.object(model, "predicted_speedups", draw):
             got = model.speedup_intervals([run_of([1.0])] * 7, [2])
-        finally:
-            model.predicted_speedups = real
         self.assertEqual(seen, [7] * 200)
         self.assertEqual(got, [(6.0, 195.0)])
 
