@@ -2,15 +2,18 @@
 /* cmd-cat.c - zdeb cat-data / cat-control: a member's tar on stdout */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include <zstd.h>
 
 #include "lib/deb-member.h"
 #include "lib/endian.h"
+#include "lib/fdio.h"
 #include "lib/outq.h"
 #include "lib/zseg-decode.h"
 #include "lib/zseg-read.h"
@@ -49,7 +52,18 @@ static const char usage_control[] =
  * asked for and mapped, the CPU seconds to make their pages (as the queue
  * makes a new buffer's) and to unmap them at the end, and 1 where the
  * buffers are of huge pages (all 0 but HUGE when no segment is decoded
- * so).  Exit status 2 when the member is not indexed zstd.
+ * so).  With --segment-times=copy, then "copy SINK DEST BYTES WALL
+ * STREAM COPY" for SINK pipe and file: the whole member through the
+ * one-thread decoder again, each buffer it writes copied into a ring of
+ * DEST bytes (pipe: the pipe's size, as zd_pipe_grow makes zdeb's, whose
+ * pages the kernel reuses; file: the member's size, at most COPY_MAX, as
+ * a file's page cache takes the bytes), the decoding thread's CPU seconds
+ * for that (STREAM), and for the same copies from one buffer in the cache
+ * alone (COPY); WALL is the line's wall time, the ring's pages made and
+ * unmapped too.  What the decoder loses to a copy beyond the copy itself
+ * (its window pushed out of the cache, read back) is STREAM less the
+ * stream line's CPU less COPY.  Exit status 2 when the member is not
+ * indexed zstd.
  */
 #define TIME_CHUNK (256u << 10)
 
@@ -240,8 +254,134 @@ stream_time(const struct zd_deb_member *m, struct zd_error *err)
 	return 0;
 }
 
+/* The largest "copy" ring: far past any cache. */
+#define COPY_MAX ((size_t)1 << 30)
+
+/* The "copy" lines' ring: the copies of one stream, their sizes kept to
+ * be made again alone. */
+struct copy_dest {
+	unsigned char *dst;
+	size_t cap, at;
+	size_t *lens;
+	size_t n, alloc, most;
+};
+
+static void
+copy_into(struct copy_dest *d, const void *buf, size_t len)
+{
+	if (d->at + len > d->cap)
+		d->at = 0;
+	memcpy(d->dst + d->at, buf, len);
+	d->at += len;
+}
+
+/* The stream's sink: each buffer copied, its size kept. */
 static int
-segment_times(const struct zd_deb_member *m, struct zd_error *err)
+copy_write(void *ctx, const void *buf, size_t len, struct zd_error *err)
+{
+	struct copy_dest *d = ctx;
+
+	if (len > d->cap)
+		return zd_err(err, ZD_E_INTERNAL, "a write of %zu bytes is "
+		              "larger than the %zu of the copy's destination",
+		              len, d->cap);
+	if (d->n == d->alloc) {
+		size_t k = d->alloc ? 2 * d->alloc : 1024;
+		size_t *l = realloc(d->lens, k * sizeof(*l));
+
+		if (l == NULL)
+			return zd_err(err, ZD_E_NOMEM, "out of memory");
+		d->lens = l;
+		d->alloc = k;
+	}
+	d->lens[d->n++] = len;
+	if (len > d->most)
+		d->most = len;
+	copy_into(d, buf, len);
+	return 0;
+}
+
+/* One "copy" line: the stream copied into cap bytes, then the copies
+ * alone. */
+static int
+copy_time(const struct zd_deb_member *m, const char *name, size_t cap,
+          struct zd_error *err)
+{
+	struct copy_dest d = { .cap = cap };
+	struct zd_sink sink = { copy_write, &d, NULL, NULL };
+	struct zd_dec_params p;
+	unsigned char *src = NULL;
+	uint64_t bytes = 0;
+	double t0 = now_s(CLOCK_MONOTONIC), c0, stream, copy;
+	int rc = -1;
+
+	d.dst = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+	             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (d.dst == MAP_FAILED)
+		return zd_err(err, ZD_E_NOMEM, "out of memory");
+	memset(d.dst, 0, cap);	/* its pages made, outside the times */
+	zd_cli_dec_params(&p, 1);
+	c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	if (zd_deb_member_decode(m, &p, &sink, err) < 0)
+		goto out;
+	stream = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+	if (d.most > 0 && (src = malloc(d.most)) == NULL) {
+		zd_err(err, ZD_E_NOMEM, "out of memory");
+		goto out;
+	}
+	if (src != NULL)
+		memset(src, 0x5a, d.most);
+	d.at = 0;
+	c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	for (size_t i = 0; i < d.n; i++) {
+		copy_into(&d, src, d.lens[i]);
+		bytes += d.lens[i];
+	}
+	copy = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+	/* read, so that no copy is left out */
+	if (cap > 0 && *(volatile unsigned char *)&d.dst[cap - 1] == 1)
+		putchar('\n');
+	rc = 0;
+out:
+	free(src);
+	free(d.lens);
+	munmap(d.dst, cap);
+	if (rc == 0)
+		printf("copy %s %zu %ju %.6f %.6f %.6f\n", name, cap,
+		       (uintmax_t)bytes, now_s(CLOCK_MONOTONIC) - t0, stream,
+		       copy);
+	return rc;
+}
+
+/* The "copy" lines: into a ring of a pipe's size, and of the member's. */
+static int
+copy_times(const struct zd_deb_member *m, const struct zd_zseg_piece *pc,
+           size_t n, struct zd_error *err)
+{
+	uint64_t total = 0;
+	size_t pipe_size = 0;
+	int fds[2];
+
+	for (size_t i = 0; i < n; i++)
+		total += pc[i].usize;
+	if (pipe(fds) == 0) {
+		pipe_size = zd_pipe_grow(fds[1]);
+		close(fds[0]);
+		close(fds[1]);
+	}
+	if (pipe_size == 0)
+		return zd_err(err, ZD_E_IO, "cannot make a pipe");
+	if (copy_time(m, "pipe", pipe_size, err) < 0)
+		return -1;
+	if (total > COPY_MAX)
+		total = COPY_MAX;
+	return copy_time(m, "file", total > pipe_size ? (size_t)total :
+	                 pipe_size, err);
+}
+
+static int
+segment_times(const struct zd_deb_member *m, bool copies,
+              struct zd_error *err)
 {
 	const struct zd_zseg_out out = { time_get, time_put, NULL, NULL, NULL,
 	                                 0 };
@@ -287,6 +427,8 @@ segment_times(const struct zd_deb_member *m, struct zd_error *err)
 		rc = inplace_times(&m->region,
 		                   zd_log2_ceil(outer.hdr.window_size), pc, n,
 		                   dctx, &ibuf, err);
+	if (rc == 0 && copies)
+		rc = copy_times(m, pc, n, err);
 	ZSTD_freeDCtx(dctx);
 	free(ibuf);
 	free(pc);
@@ -295,19 +437,24 @@ segment_times(const struct zd_deb_member *m, struct zd_error *err)
 	return rc;
 }
 
-/* Takes --segment-times out of argv (before any "--"). */
-static bool
+/* Takes --segment-times (1) or --segment-times=copy (2) out of argv
+ * (before any "--"); 0 when neither is there. */
+static int
 take_segment_times(int *argc, char **argv)
 {
 	for (int i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++) {
-		if (strcmp(argv[i], "--segment-times") == 0) {
+		int mode = strcmp(argv[i], "--segment-times") == 0 ? 1 :
+		           strcmp(argv[i], "--segment-times=copy") == 0 ? 2 :
+		           0;
+
+		if (mode != 0) {
 			memmove(&argv[i], &argv[i + 1],
 			        (size_t)(*argc - i) * sizeof(*argv));
 			(*argc)--;
-			return true;
+			return mode;
 		}
 	}
-	return false;
+	return 0;
 }
 
 static int
@@ -320,7 +467,7 @@ cat_member(const char *cmd, const char *usage, bool data, int argc,
 	struct zd_deb deb = { .fd = -1 };
 	struct zd_fd_sink out;
 	struct zd_sink sink;
-	bool times = data && take_segment_times(&argc, argv);
+	int times = data ? take_segment_times(&argc, argv) : 0;
 	int rc;
 
 	rc = zd_cli_read_args(cmd, usage, argc, argv, 0, 1, 1, &r);
@@ -329,7 +476,7 @@ cat_member(const char *cmd, const char *usage, bool data, int argc,
 	if (times) {
 		if (zd_cli_open_deb(r.args[0], &deb) < 0)
 			return ZD_EXIT_ERROR;
-		rc = segment_times(&deb.data, &err);
+		rc = segment_times(&deb.data, times == 2, &err);
 		zd_deb_close(&deb);
 		if (rc < 0) {
 			zd_err_prefix(&err, "'%s'", r.args[0]);

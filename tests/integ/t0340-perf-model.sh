@@ -43,6 +43,30 @@ max=$(awk '$1 ~ /^[0-9]+$/ && $2 > m { m = $2 } END { print m }' "$T/stdout")
 	fail "the pages line's buffer is not the largest segment's ($max)"
 ok "--segment-times: $segs lines, sizes adding up to the tar, the stream's, $segs in place, the buffer's pages"
 
+# =copy: the same lines, then one copy line into a pipe's size and one
+# into the tar's, each of all the tar's bytes
+expect_status 0 "$ZDEB" cat-data --segment-times=copy "$T/t.deb"
+[ "$(wc -l <"$T/stdout")" -eq $((2 * segs + 4)) ] ||
+	fail "$(wc -l <"$T/stdout") lines with the copy lines for $segs segments"
+tar=$("$ZDEB" cat-data "$T/t.deb" | wc -c)
+pipe=$(python3 -c 'import fcntl, os
+r, w = os.pipe()
+for n in (1 << 20, 256 << 10):
+    try:
+        print(fcntl.fcntl(w, 1031, n)); break
+    except OSError:
+        pass
+else:
+    print(fcntl.fcntl(w, 1032))')
+awk -v tar="$tar" -v pipe="$pipe" '$1 == "copy" { n++
+	if (NF != 7 || $4 != tar || $5 <= 0 || $6 <= 0 || $7 <= 0) exit 1
+	if ($2 == "pipe" && $3 == pipe) p++
+	else if ($2 == "file" && $3 == tar) f++
+	else exit 1 }
+	END { exit !(n == 2 && p == 1 && f == 1) }' "$T/stdout" ||
+	fail "bad copy lines (tar $tar, pipe $pipe): $(grep '^copy' "$T/stdout")"
+ok "--segment-times=copy: a pipe's ($pipe bytes) and a file's copy of all $tar bytes"
+
 
 # one segment of 40 MiB of zeros: too large for its compressed bytes to
 # have its pages made at once, so no buffer for the pages line
@@ -131,5 +155,7 @@ done
 [ "$(grep -Ec '^ +(1|2|16) \|' "$T/stdout")" -eq 3 ] ||
 	fail "not one row per core count: $(cat "$T/stdout")"
 grep -q '^dpkg-deb mode into dpkg' "$T/stdout" || fail "no dpkg-deb table"
+grep -Eq "^a copy's cost to -T1's decoder beyond the copy .*: file [0-9.]+ ns/B, pipe [0-9.]+ ns/B " \
+	"$T/stdout" || fail "no measured eviction: $(cat "$T/stdout")"
 grep -q '^sink dpkg .*fixed cost' "$T/stdout" || fail "no dpkg sink"
-ok "model: predicted against measured for -T1/-T2, rows for 1, 2, 16 cores"
+ok "model: predicted against measured for -T1/-T2, the measured eviction, rows for 1, 2, 16 cores"

@@ -13,7 +13,8 @@ sys.path.insert(0, os.path.join(os.environ.get(
     "src", "perf"))
 from zdeb_perf.model import CHUNK, HUGE, INF, MEM_BUDGET, MIB, PCHUNK, \
     STREAM_OUT, WHOLE_MAX, Pages, PerfError, Sink, alpha_of, bound_of, \
-    contention, segment_medians, segment_parse, simulate, file_sink, \
+    contention, copy_evict, segment_cmd, segment_medians, segment_parse, \
+    simulate, file_sink, with_evict, \
     run_to_sink, sink_for, worker_setup, write_once, write_rate, \
     write_size, default_window, predicted_speedups, \
     speedup_intervals  # noqa: E402
@@ -22,7 +23,8 @@ from zdeb_perf.model import CHUNK, HUGE, INF, MEM_BUDGET, MIB, PCHUNK, \
 def run_of(times, stream=None):
     """A segment_run() result with these per-segment times (1 MiB each)."""
     return ([(MIB, MIB // 4, t) for t in times],
-            sum(times) if stream is None else stream, 0.0, None, None)
+            sum(times) if stream is None else stream, 0.0, None, None,
+            None)
 
 
 class Predict(unittest.TestCase):
@@ -318,14 +320,15 @@ class Simulate(unittest.TestCase):
         out = ("0 100 50 0.010 0.009\n1 200 80 0.020 0.018\n"
                "stream 0.031 0.030\ninplace 0 0.008 0.007\n"
                "inplace 1 0.016 0.015\n")
-        segs, stream, fixed, inplace, pages = segment_parse("x", 0, out,
-                                                            "", 0.1)
+        segs, stream, fixed, inplace, pages, evict = segment_parse(
+            "x", 0, out, "", 0.1)
         self.assertEqual(segs, [(100, 50, 0.009), (200, 80, 0.018)])
         self.assertAlmostEqual(stream, 0.030)
         # the wall less every timed decode: 0.1 - 0.030 - 0.031 - 0.024
         self.assertAlmostEqual(fixed, 0.015)
         self.assertEqual(inplace, [0.007, 0.015])
         self.assertIsNone(pages)
+        self.assertIsNone(evict)
         # the pages line: per byte mapped; its times are not fixed
         r = segment_parse("x", 0, out + "pages 300 4096 0.002 0.001 1\n",
                           "", 0.1)
@@ -348,6 +351,68 @@ class Simulate(unittest.TestCase):
                           "", 0.1)
         m = segment_medians([segment_parse("x", 0, out, "", 0.1)] * 3)
         self.assertEqual(m[4], [0.007, 0.015])
+        self.assertIsNone(m[6])
+
+    def test_copy_lines(self):
+        out = ("0 100 50 0.010 0.009\n1 200 80 0.020 0.018\n"
+               "stream 0.031 0.030\n"
+               "copy pipe 1048576 300 0.040 0.036 0.002\n"
+               "copy file 300 300 0.050 0.039 0.003\n")
+        r = segment_parse("x", 0, out, "", 0.2)
+        # (stream with copies - stream - copies alone) / bytes
+        self.assertAlmostEqual(r[5]["pipe"], (0.036 - 0.030 - 0.002) / 300)
+        self.assertAlmostEqual(r[5]["file"], (0.039 - 0.030 - 0.003) / 300)
+        self.assertAlmostEqual(copy_evict(300, 0.036, 0.030, 0.002),
+                               0.004 / 300)
+        # the lines' wall times are not fixed: 0.2 - 0.030 - 0.031 - 0.090
+        self.assertAlmostEqual(r[2], 0.049)
+        # a round's noise may make it negative; the median is clamped
+        neg = segment_parse("x", 0, out.replace("0.036", "0.029"), "", 0.2)
+        self.assertLess(neg[5]["pipe"], 0.0)
+        m = segment_medians([neg] * 3)
+        self.assertEqual(m[6]["pipe"], 0.0)
+        self.assertAlmostEqual(m[6]["file"], 0.006 / 300)
+        # a run without the lines: no medians of them
+        self.assertIsNone(segment_medians([r, segment_parse(
+            "x", 0, out.split("copy")[0], "", 0.2)])[6])
+        head = out.split("copy")[0]
+        for bad in (head + "copy pipe 1 300 0.1 0.1\n",     # short
+                    head + "copy pipe 1 0 0.1 0.1 0.1\n",   # no bytes
+                    out + "copy pipe 1 300 0.1 0.1 0.1\n"):  # twice
+            with self.assertRaises(PerfError):
+                segment_parse("x", 0, bad, "", 0.2)
+        self.assertIn("--segment-times=copy", segment_cmd("z", "d", True)[2])
+        self.assertIn("--segment-times ", segment_cmd("z", "d")[2])
+
+    def test_with_evict(self):
+        ev = {"pipe": 2e-9, "file": -1e-9}
+        p = with_evict(Sink("pipe", 1e9, w=1e-9, c=2e-9, copies=True), ev)
+        self.assertEqual((p.rate, p.w, p.c, p.copies), (1e9, 1e-9, 2e-9,
+                                                        True))
+        self.assertEqual(p.evict, 2e-9)
+        # dpkg reads from a pipe; a file's is its own; clamped at 0
+        self.assertEqual(with_evict(Sink("dpkg"), ev).evict, 2e-9)
+        self.assertEqual(with_evict(Sink("file", serial=True), ev).evict,
+                         0.0)
+        self.assertTrue(with_evict(Sink("file", serial=True), ev).serial)
+        # none for /dev/null, none measured: left as it is (park)
+        self.assertIsNone(with_evict(Sink("null"), ev).evict)
+        self.assertIsNone(with_evict(Sink("pipe"), None).evict)
+
+    def test_measured_eviction(self):
+        # one thread streams 4 x 100 MB into a copying sink at 5 ns/B:
+        # 4 s of decode, 2 s of copies, and the eviction: park (10 ns/B,
+        # 4 s) when none was measured, else the sink's own (1 ns/B, 0.4 s);
+        # a sink that copies nothing has none either way
+        s = Sink("file", INF, w=5e-9, copies=True)
+        self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 1, s,
+                                        park=1e-8), 10.0, places=5)
+        s.evict = 1e-9
+        self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 1, s,
+                                        park=1e-8), 6.4, places=5)
+        n = Sink("null", INF, w=5e-9, evict=1e-9)
+        self.assertAlmostEqual(simulate([1.0] * 4, [100e6] * 4, 2, 1, n,
+                                        park=1e-8), 6.0, places=5)
 
     def test_pages_pool(self):
         # 4 pieces of 20 MiB, 1 s each, decoded in place on 2 threads

@@ -47,7 +47,7 @@ class Sink:
     core when one is free)."""
 
     def __init__(self, name, rate=INF, w=0.0, c=0.0, serial=False,
-                 copies=False):
+                 copies=False, evict=None):
         self.name = name
         self.rate = rate
         self.w = w
@@ -58,6 +58,11 @@ class Sink:
         # writes from several threads take turns (a regular file: the
         # inode's lock), so positional writing still goes one at a time
         self.serial = serial
+        # the CPU seconds per byte a decoding thread loses to its copy
+        # into the sink beyond the copy itself (`--segment-times`' copy
+        # lines: copy_evict()); None: simulate()'s park, as assumed
+        # before those lines were measured
+        self.evict = evict
 
     def __repr__(self):
         return "Sink(%s, %.3g B/s, w=%.3g, c=%.3g)" % (
@@ -145,12 +150,12 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     (parked chunks, out of the cache by then: read back from memory), on
     top of the sink's w; bytes written as they are decoded cost w alone.
     Every byte a decoding thread copies into the kernel (sink.copies) also
-    costs it park once more: the copy evicts as much of its window from
-    the cache, which its next matches read back from memory.  Not the
-    bytes of a piece decoded in place (in order on two threads or more, of
-    WHOLE_MAX or less: lib/zseg-decode.c): its window is the buffer those
-    bytes are copied out of, so the copy reads what the decoder wrote and
-    pushes out nothing its matches need.
+    costs it sink.evict (when None, park once more): the copy pushes some
+    of its window out of the cache, which its next matches read back.  Not
+    the bytes of a piece decoded in place (in order on two threads or
+    more, of WHOLE_MAX or less: lib/zseg-decode.c): its window is the
+    buffer those bytes are copied out of, so the copy reads what the
+    decoder wrote and pushes out nothing its matches need.
 
     stream: the one-thread decoder's time for all pieces (`cat-data
     --segment-times`' "stream" line), which differs from the sum of the
@@ -187,7 +192,10 @@ def simulate(times, sizes, cores, threads=None, sink=None, alpha=0.0,
     threads = max(1, min(threads, n)) if n else 1
     if n == 0:
         return 0.0
-    evict = park if sink.copies else 0.0
+    if not sink.copies:
+        evict = 0.0
+    else:
+        evict = park if sink.evict is None else sink.evict
     if threads <= 1:
         park = 0.0
         tsum = sum(times)
@@ -377,26 +385,30 @@ def bound_of(times, sizes, cores, threads, sink, alpha, positional=False,
 # ---------------------------------------------------------------------
 # measuring
 
-def segment_run(zdeb, deb):
+def segment_run(zdeb, deb, copies=False):
     """One `cat-data --segment-times` run: ([(usize, csize, seconds)] per
     segment, stream seconds, fixed seconds, [seconds in place] per segment
-    or None from a zdeb without those lines, Pages or None likewise).  A
-    segment's and the stream's time is the decoding thread's CPU time,
-    which the machine's other load hardly changes (on a quiet machine it
-    is the wall time);
-    fixed is the rest of the process's wall time: starting, mapping the
-    package, reading the index, exiting."""
+    or None from a zdeb without those lines, Pages or None likewise, and
+    {sink: evict} from the copy lines (copy_evict()), which it asks for
+    with copies, or None).  A segment's and the stream's time is the
+    decoding thread's CPU time, which the machine's other load hardly
+    changes (on a quiet machine it is the wall time); fixed is the rest of
+    the process's wall time: starting, mapping the package, reading the
+    index, exiting."""
     t0 = time.monotonic()
-    r = subprocess.run(segment_cmd(zdeb, deb), stdout=subprocess.PIPE,
+    r = subprocess.run(segment_cmd(zdeb, deb, copies),
+                       stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True)
     wall = time.monotonic() - t0
     return segment_parse(deb, r.returncode, r.stdout, r.stderr, wall)
 
 
-def segment_cmd(zdeb, deb):
-    # through sh, as run_to_sink() runs what it measures
-    return ["sh", "-c", "exec %s cat-data --segment-times %s" %
-            (shlex.quote(zdeb), shlex.quote(deb))]
+def segment_cmd(zdeb, deb, copies=False):
+    # through sh, as run_to_sink() runs what it measures; copies: the copy
+    # lines too (two more streams, only the checked model needs them)
+    return ["sh", "-c", "exec %s cat-data --segment-times%s %s" %
+            (shlex.quote(zdeb), "=copy" if copies else "",
+             shlex.quote(deb))]
 
 
 def segment_parse(deb, rc, out, err, wall):
@@ -406,7 +418,9 @@ def segment_parse(deb, rc, out, err, wall):
     st = [x for x in rows if x[0] == "stream"]
     ip = [x for x in rows if x[0] == "inplace"]
     pg = [x for x in rows if x[0] == "pages"]
-    rows = [x for x in rows if x[0] not in ("stream", "inplace", "pages")]
+    cp = [x for x in rows if x[0] == "copy"]
+    rows = [x for x in rows
+            if x[0] not in ("stream", "inplace", "pages", "copy")]
     if len(st) != 1:
         raise PerfError("%s: no stream line from --segment-times" % deb)
     if ip and [int(x[1]) for x in ip] != list(range(len(rows))):
@@ -420,12 +434,29 @@ def segment_parse(deb, rc, out, err, wall):
         pages = Pages(float(pg[0][3]) / mapped if mapped else 0.0,
                       float(pg[0][4]) / mapped if mapped else 0.0,
                       pg[0][5] == "1")
+    if any(len(x) != 7 for x in cp) or \
+            len({x[1] for x in cp}) != len(cp) or \
+            any(int(x[3]) <= 0 for x in cp):
+        raise PerfError("%s: a bad copy line from --segment-times" % deb)
+    evict = {x[1]: copy_evict(int(x[3]), float(x[5]), float(st[0][2]),
+                              float(x[6])) for x in cp} if cp else None
     fixed = wall - sum(float(x[3]) for x in rows) - float(st[0][1]) - \
         sum(float(x[2]) for x in ip) - \
-        sum(float(x[3]) + float(x[4]) for x in pg)
+        sum(float(x[3]) + float(x[4]) for x in pg) - \
+        sum(float(x[4]) for x in cp)
     return ([(int(x[1]), int(x[2]), float(x[4])) for x in rows],
             float(st[0][2]), max(0.0, fixed),
-            [float(x[3]) for x in ip] if ip else None, pages)
+            [float(x[3]) for x in ip] if ip else None, pages, evict)
+
+
+def copy_evict(nbytes, stream_copy, stream, copy):
+    """A copy line's CPU seconds per byte that -T1's decoder loses to
+    copying its output beyond the copy itself: the stream decoded with
+    each buffer copied into the destination, less the stream alone, less
+    the same copies alone from one buffer in the cache (not clamped: a
+    round's noise may make it negative; segment_medians() clamps the
+    median)."""
+    return (stream_copy - stream - copy) / nbytes
 
 
 def concurrent_segments(zdeb, deb, k):
@@ -463,8 +494,8 @@ def worker_setup(segs):
 def segment_medians(runs):
     """segment_run()s' results combined: each segment's median time, the
     median stream, fixed and worker setup times, each segment's median
-    time in place and the pages' median costs (None unless every run has
-    them)."""
+    time in place, the pages' median costs and each copy line's median
+    evict, 0 or more (None unless every run has them)."""
     segs = [(u, c, median([r[0][j][2] for r in runs]))
             for j, (u, c, _) in enumerate(runs[0][0])]
     inplace = None
@@ -475,9 +506,30 @@ def segment_medians(runs):
     if all(r[4] is not None for r in runs):
         pages = Pages(median([r[4].populate for r in runs]),
                       median([r[4].unmap for r in runs]), runs[0][4].huge)
+    evict = None
+    if all(r[5] is not None for r in runs):
+        evict = {k: max(0.0, median([r[5][k] for r in runs]))
+                 for k in runs[0][5] if all(k in r[5] for r in runs)}
     return (segs, median([r[1] for r in runs]),
             median([r[2] for r in runs]),
-            median([worker_setup(r[0]) for r in runs]), inplace, pages)
+            median([worker_setup(r[0]) for r in runs]), inplace, pages,
+            evict)
+
+
+# the copy line whose eviction a sink's writes cause: a pipe's pages are
+# reused (dpkg reads from one too), a file's are as many as its bytes
+EVICT_OF = {"pipe": "pipe", "dpkg": "pipe", "file": "file"}
+
+
+def with_evict(sink, evict):
+    """sink with its evict from {copy line: evict} (segment_parse()),
+    left as it is when evict is None or has no line for it."""
+    key = EVICT_OF.get(sink.name)
+    if evict is None or key not in evict:
+        return sink
+    s = Sink(sink.name, sink.rate, sink.w, sink.c, serial=sink.serial,
+             copies=sink.copies, evict=max(0.0, evict[key]))
+    return s
 
 
 def cpu_children():
@@ -792,7 +844,7 @@ def predicted_speedups(runs, cores):
     from segment_run()s' medians, into /dev/null with no contention,
     written where they belong as cat-data writes it (the window of
     positional writes)."""
-    segs, stream, _, setup, _, _ = segment_medians(runs)
+    segs, stream, _, setup, _, _, _ = segment_medians(runs)
     times = [x[2] for x in segs]
     sizes = [x[0] for x in segs]
     base = simulate(times, sizes, 1, 1, Sink("null"), 0.0, stream=stream)
@@ -864,7 +916,7 @@ def model_main(a):
         rounds = []
         alphas = []
         for _ in range(a.runs):
-            seg = segment_run(zdeb, deb)
+            seg = segment_run(zdeb, deb, copies=True)
             if a.alpha is None and ncpu >= 2:
                 alphas.append(alpha_of(sum(t for _, _, t in seg[0]),
                                        concurrent_segments(zdeb, deb,
@@ -886,8 +938,8 @@ def model_main(a):
                     for name in checked for th in threads}
             rounds.append((seg, sk, meas, alphas[-1] if alphas else
                            (a.alpha or 0.0)))
-        segs, stream, start, setup, inplace, pages = segment_medians(
-            [r[0] for r in rounds])
+        segs, stream, start, setup, inplace, pages, evict = \
+            segment_medians([r[0] for r in rounds])
         times = [x[2] for x in segs]
         sizes = [x[0] for x in segs]
         total = sum(sizes)
@@ -924,6 +976,15 @@ def model_main(a):
         park = park_cost(a.runs)
         print("parked bytes: %.2f ns/B more to write (a copy from memory "
               "less one in the cache)" % (park * 1e9))
+        if evict is not None:
+            print("a copy's cost to -T1's decoder beyond the copy (its "
+                  "window read back): %s (--segment-times' copy lines, "
+                  "medians)" % ", ".join(
+                      "%s %.2f ns/B" % (k, v * 1e9)
+                      for k, v in sorted(evict.items())))
+        else:
+            print("a copy's cost to -T1's decoder beyond the copy: park "
+                  "once more (this zdeb has no copy lines)")
         sinks = {}
         for name in a.sinks:
             if name == "dpkg":
@@ -936,6 +997,7 @@ def model_main(a):
                                    median([x.c for x in ss]),
                                    serial=ss[0].serial,
                                    copies=ss[0].copies)
+            sinks[name] = with_evict(sinks[name], evict)
             x = sinks[name]
             print("sink %-5s %8.0f MB/s, writer %.2f ns/B, reader %.2f "
                   "ns/B%s" % (name, x.rate / 1e6, x.w * 1e9, x.c * 1e9,
@@ -944,10 +1006,10 @@ def model_main(a):
         one = {}    # the pipe with its reader on the writer's CPU
         if rounds and "pipe/1cpu" in rounds[0][1]:
             ss = [r[1]["pipe/1cpu"] for r in rounds]
-            one["pipe/1cpu"] = Sink("pipe", median([x.rate for x in ss]),
-                                    median([x.w for x in ss]),
-                                    median([x.c for x in ss]),
-                                    copies=True)
+            one["pipe/1cpu"] = with_evict(
+                Sink("pipe", median([x.rate for x in ss]),
+                     median([x.w for x in ss]), median([x.c for x in ss]),
+                     copies=True), evict)
             x = one["pipe/1cpu"]
             print("sink pipe  reader on the writer's CPU (two threads or "
                   "more): writer %.2f ns/B, reader %.2f ns/B" % (
@@ -962,8 +1024,9 @@ def model_main(a):
                 preds, errs = [], []
                 for seg, sk, meas, ra in rounds:
                     rt = [x[2] for x in seg[0]]
-                    pr = seg[2] + simulate(rt, sizes, ncpu, th,
-                                           sink_for(sk, name, th),
+                    # the round's own eviction (its copy lines)
+                    rs = with_evict(sink_for(sk, name, th), seg[5])
+                    pr = seg[2] + simulate(rt, sizes, ncpu, th, rs,
                                            ra, positional=name in PLACED,
                                            park=park, stream=seg[1],
                                            setup=worker_setup(seg[0]),
