@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(os.environ.get(
 from zdeb_perf.model import CHUNK, HUGE, INF, MEM_BUDGET, MIB, PCHUNK, \
     STREAM_OUT, WHOLE_MAX, Pages, PerfError, Sink, alpha_of, bound_of, \
     contention, copy_evict, segment_cmd, segment_medians, segment_parse, \
-    simulate, file_sink, with_evict, \
+    segment_run, simulate, file_sink, with_evict, \
     run_to_sink, sink_for, worker_setup, write_once, write_rate, \
     write_size, default_window, predicted_speedups, \
     speedup_intervals  # noqa: E402
@@ -381,6 +381,12 @@ class Simulate(unittest.TestCase):
                     out + "copy pipe 1 300 0.1 0.1 0.1\n"):  # twice
             with self.assertRaises(PerfError):
                 segment_parse("x", 0, bad, "", 0.2)
+        # a run that asked for them and got none fails, not assumes
+        done = mock.Mock(returncode=0, stdout=head, stderr="")
+        with mock.patch("subprocess.run", return_value=done):
+            with self.assertRaises(PerfError):
+                segment_run("z", "d", copies=True)
+            self.assertIsNone(segment_run("z", "d")[5])
         self.assertIn("--segment-times=copy", segment_cmd("z", "d", True)[2])
         self.assertIn("--segment-times ", segment_cmd("z", "d")[2])
 
@@ -390,13 +396,14 @@ class Simulate(unittest.TestCase):
         self.assertEqual((p.rate, p.w, p.c, p.copies), (1e9, 1e-9, 2e-9,
                                                         True))
         self.assertEqual(p.evict, 2e-9)
-        # dpkg reads from a pipe; a file's is its own; clamped at 0
-        self.assertEqual(with_evict(Sink("dpkg"), ev).evict, 2e-9)
+        # a file's is its own, clamped at 0
         self.assertEqual(with_evict(Sink("file", serial=True), ev).evict,
                          0.0)
         self.assertTrue(with_evict(Sink("file", serial=True), ev).serial)
-        # none for /dev/null, none measured: left as it is (park)
+        # none for /dev/null or dpkg (which copies nothing), none
+        # measured: left as it is (park)
         self.assertIsNone(with_evict(Sink("null"), ev).evict)
+        self.assertIsNone(with_evict(Sink("dpkg"), ev).evict)
         self.assertIsNone(with_evict(Sink("pipe"), None).evict)
 
     def test_measured_eviction(self):

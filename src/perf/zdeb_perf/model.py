@@ -60,8 +60,8 @@ class Sink:
         self.serial = serial
         # the CPU seconds per byte a decoding thread loses to its copy
         # into the sink beyond the copy itself (`--segment-times`' copy
-        # lines: copy_evict()); None: simulate()'s park, as assumed
-        # before those lines were measured
+        # lines: copy_evict()); None, not measured: simulate()'s park,
+        # the model's assumption before those lines
         self.evict = evict
 
     def __repr__(self):
@@ -400,7 +400,10 @@ def segment_run(zdeb, deb, copies=False):
                        stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True)
     wall = time.monotonic() - t0
-    return segment_parse(deb, r.returncode, r.stdout, r.stderr, wall)
+    run = segment_parse(deb, r.returncode, r.stdout, r.stderr, wall)
+    if copies and run[5] is None:
+        raise PerfError("%s: no copy lines from --segment-times=copy" % deb)
+    return run
 
 
 def segment_cmd(zdeb, deb, copies=False):
@@ -517,8 +520,9 @@ def segment_medians(runs):
 
 
 # the copy line whose eviction a sink's writes cause: a pipe's pages are
-# reused (dpkg reads from one too), a file's are as many as its bytes
-EVICT_OF = {"pipe": "pipe", "dpkg": "pipe", "file": "file"}
+# reused, a file's are as many as its bytes (dpkg's sink is timed with
+# its reader alone and copies nothing: Sink.copies)
+EVICT_OF = {"pipe": "pipe", "file": "file"}
 
 
 def with_evict(sink, evict):
@@ -976,15 +980,10 @@ def model_main(a):
         park = park_cost(a.runs)
         print("parked bytes: %.2f ns/B more to write (a copy from memory "
               "less one in the cache)" % (park * 1e9))
-        if evict is not None:
-            print("a copy's cost to -T1's decoder beyond the copy (its "
-                  "window read back): %s (--segment-times' copy lines, "
-                  "medians)" % ", ".join(
-                      "%s %.2f ns/B" % (k, v * 1e9)
-                      for k, v in sorted(evict.items())))
-        else:
-            print("a copy's cost to -T1's decoder beyond the copy: park "
-                  "once more (this zdeb has no copy lines)")
+        print("a copy's cost to -T1's decoder beyond the copy (its "
+              "window read back): %s (--segment-times' copy lines, "
+              "medians)" % ", ".join("%s %.2f ns/B" % (k, v * 1e9)
+                                     for k, v in sorted(evict.items())))
         sinks = {}
         for name in a.sinks:
             if name == "dpkg":
