@@ -239,20 +239,32 @@ inplace_times(const struct zd_region *in, unsigned window_log,
 	return rc;
 }
 
+/* The member through -T1's decoder into sink: this thread's CPU
+ * seconds, or -1 with err set. */
+static double
+stream_cpu(const struct zd_deb_member *m, struct zd_sink *sink,
+           struct zd_error *err)
+{
+	struct zd_dec_params p;
+	double c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+
+	zd_cli_dec_params(&p, 1);
+	if (zd_deb_member_decode(m, &p, sink, err) < 0)
+		return -1.0;
+	return now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
+}
+
 /* The "stream" line: -T1's decoder, bytes dropped. */
 static int
 stream_time(const struct zd_deb_member *m, struct zd_error *err)
 {
 	struct zd_sink drop = { drop_write, NULL, NULL, NULL };
-	struct zd_dec_params p;
 	double t0 = now_s(CLOCK_MONOTONIC);
-	double c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
+	double cpu = stream_cpu(m, &drop, err);
 
-	zd_cli_dec_params(&p, 1);
-	if (zd_deb_member_decode(m, &p, &drop, err) < 0)
+	if (cpu < 0)
 		return -1;
-	printf("stream %.6f %.6f\n", now_s(CLOCK_MONOTONIC) - t0,
-	       now_s(CLOCK_THREAD_CPUTIME_ID) - c0);
+	printf("stream %.6f %.6f\n", now_s(CLOCK_MONOTONIC) - t0, cpu);
 	return 0;
 }
 
@@ -313,7 +325,6 @@ copy_time(const struct zd_deb_member *m, const char *name, size_t cap,
 {
 	struct copy_dest d = { .cap = cap };
 	struct zd_sink sink = { copy_write, &d, NULL, NULL };
-	struct zd_dec_params p;
 	unsigned char *src = NULL;
 	uint64_t bytes = 0;
 	double t0 = now_s(CLOCK_MONOTONIC), c0, stream = 0.0, copy = 0.0;
@@ -324,11 +335,8 @@ copy_time(const struct zd_deb_member *m, const char *name, size_t cap,
 	if (d.dst == MAP_FAILED)
 		return zd_err(err, ZD_E_NOMEM, "out of memory");
 	memset(d.dst, 0, cap);	/* its pages made, outside the times */
-	zd_cli_dec_params(&p, 1);
-	c0 = now_s(CLOCK_THREAD_CPUTIME_ID);
-	if (zd_deb_member_decode(m, &p, &sink, err) < 0)
+	if ((stream = stream_cpu(m, &sink, err)) < 0)
 		goto out;
-	stream = now_s(CLOCK_THREAD_CPUTIME_ID) - c0;
 	if (d.most > 0 && (src = malloc(d.most)) == NULL) {
 		zd_err(err, ZD_E_NOMEM, "out of memory");
 		goto out;

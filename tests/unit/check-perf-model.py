@@ -392,7 +392,9 @@ class Simulate(unittest.TestCase):
 
     def test_with_evict(self):
         ev = {"pipe": 2e-9, "file": -1e-9}
-        p = with_evict(Sink("pipe", 1e9, w=1e-9, c=2e-9, copies=True), ev)
+        given = Sink("pipe", 1e9, w=1e-9, c=2e-9, copies=True)
+        p = with_evict(given, ev)
+        self.assertIsNone(given.evict)      # a copy: the round's own
         self.assertEqual((p.rate, p.w, p.c, p.copies), (1e9, 1e-9, 2e-9,
                                                         True))
         self.assertEqual(p.evict, 2e-9)

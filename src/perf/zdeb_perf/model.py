@@ -5,6 +5,7 @@ sink's rate and CPU cost, and the slow-down of concurrent decodes, fed to
 a simulation of the decoder's policy (lib/zseg-decode.c, sched.c, outq.c)
 for 1 to 64 cores.  See zdeb-perf(1), MODEL."""
 
+import copy
 import fcntl
 import math
 import os
@@ -452,14 +453,14 @@ def segment_parse(deb, rc, out, err, wall):
             [float(x[3]) for x in ip] if ip else None, pages, evict)
 
 
-def copy_evict(nbytes, stream_copy, stream, copy):
+def copy_evict(nbytes, stream_copy, stream, alone):
     """A copy line's CPU seconds per byte that -T1's decoder loses to
     copying its output beyond the copy itself: the stream decoded with
     each buffer copied into the destination, less the stream alone, less
     the same copies alone from one buffer in the cache (not clamped: a
     round's noise may make it negative; segment_medians() clamps the
     median)."""
-    return (stream_copy - stream - copy) / nbytes
+    return (stream_copy - stream - alone) / nbytes
 
 
 def concurrent_segments(zdeb, deb, k):
@@ -531,8 +532,8 @@ def with_evict(sink, evict):
     key = EVICT_OF.get(sink.name)
     if evict is None or key not in evict:
         return sink
-    s = Sink(sink.name, sink.rate, sink.w, sink.c, serial=sink.serial,
-             copies=sink.copies, evict=max(0.0, evict[key]))
+    s = copy.copy(sink)
+    s.evict = max(0.0, evict[key])
     return s
 
 
