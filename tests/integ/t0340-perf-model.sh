@@ -158,4 +158,10 @@ grep -q '^dpkg-deb mode into dpkg' "$T/stdout" || fail "no dpkg-deb table"
 grep -Eq "^a copy's cost to -T1's decoder beyond the copy .*: file [0-9.]+ ns/B, pipe [0-9.]+ ns/B " \
 	"$T/stdout" || fail "no measured eviction: $(cat "$T/stdout")"
 grep -q '^sink dpkg .*fixed cost' "$T/stdout" || fail "no dpkg sink"
-ok "model: predicted against measured for -T1/-T2, the measured eviction, rows for 1, 2, 16 cores"
+if [ "$(nproc)" -ge 2 ]; then
+	grep -Eq '^sink pipe  two threads or more: reader [0-9.]+ ns/B under cat-data -T2 .* [0-9]+ % read apart, so writer [0-9.]+ ns/B$' \
+		"$T/stdout" || fail "no -T2 pipe sink: $(cat "$T/stdout")"
+	[ "$(sed -n 's/^sink pipe  two threads .*: reader \([0-9.]*\) ns.*/\1/p' "$T/stdout")" != 0.00 ] ||
+		fail "cat took no CPU under -T2: $(grep '^sink pipe' "$T/stdout")"
+fi
+ok "model: predicted against measured for -T1/-T2, the measured eviction, the -T2 pipe's reader, rows for 1, 2, 16 cores"

@@ -13,7 +13,8 @@ sys.path.insert(0, os.path.join(os.environ.get(
     "src", "perf"))
 from zdeb_perf.model import CHUNK, HUGE, INF, MEM_BUDGET, MIB, PCHUNK, \
     STREAM_OUT, WHOLE_MAX, Pages, PerfError, Sink, alpha_of, bound_of, \
-    contention, copy_evict, segment_cmd, segment_medians, segment_parse, \
+    contention, copy_evict, pipe_mix, reader_cpu, segment_cmd, \
+    segment_medians, segment_parse, \
     segment_run, simulate, file_sink, with_evict, \
     run_to_sink, sink_for, worker_setup, write_once, write_rate, \
     write_size, default_window, predicted_speedups, \
@@ -584,12 +585,56 @@ class Simulate(unittest.TestCase):
         self.assertEqual(zstd.ZSTD_DStreamOutSize(), STREAM_OUT)
 
     def test_sink_for(self):
-        # two threads or more meet a pipe's reader on the writer's CPU
-        apart, one = Sink("pipe", w=1e-9), Sink("pipe", w=2e-9)
-        sinks = {"pipe": apart, "pipe/1cpu": one, "null": Sink("null")}
+        # two threads or more meet the pipe as pipe_mix() makes it
+        apart, two = Sink("pipe", w=1e-9), Sink("pipe", w=2e-9)
+        sinks = {"pipe": apart, "pipe/2": two, "null": Sink("null")}
         self.assertIs(sink_for(sinks, "pipe", 1), apart)
-        self.assertIs(sink_for(sinks, "pipe", 2), one)
+        self.assertIs(sink_for(sinks, "pipe", 2), two)
         self.assertIs(sink_for(sinks, "null", 2), sinks["null"])
+
+    def test_pipe_mix(self):
+        one = Sink("pipe", 3e9, w=0.05e-9, c=0.06e-9, copies=True)
+        apart = Sink("pipe", 2e9, w=0.27e-9, c=0.16e-9, copies=True)
+        # the reader's measured cost halfway: half read apart, the
+        # writer's cost halfway too; the rate and copies from one
+        s, p = pipe_mix(one, apart, 0.11e-9)
+        self.assertAlmostEqual(p, 0.5)
+        self.assertAlmostEqual(s.w, 0.16e-9)
+        self.assertAlmostEqual(s.c, 0.11e-9)
+        self.assertEqual(s.rate, 3e9)
+        self.assertTrue(s.copies)
+        # outside the two: the share clamped, the reader's cost kept
+        s, p = pipe_mix(one, apart, 0.20e-9)
+        self.assertEqual(p, 1.0)
+        self.assertAlmostEqual(s.w, apart.w)
+        self.assertAlmostEqual(s.c, 0.20e-9)
+        s, p = pipe_mix(one, apart, 0.01e-9)
+        self.assertEqual(p, 0.0)
+        self.assertAlmostEqual(s.w, one.w)
+        # no difference between the two: all on the writer's CPU
+        self.assertEqual(pipe_mix(one, one, 0.1e-9)[1], 0.0)
+
+    def test_reader_cpu(self):
+        # a stand-in for zdeb that burns 0.3 s of CPU, then writes 64 MiB:
+        # cat's CPU alone is counted, per byte of the given total
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            fake = os.path.join(d, "zdeb")
+            with open(fake, "w") as fh:
+                fh.write("#!%s\nimport os, sys, time\n"
+                         "assert sys.argv[1:3] == ['cat-data', '-T2']\n"
+                         "t = time.process_time() + 0.3\n"
+                         "while time.process_time() < t: pass\n"
+                         "b = bytes(1 << 20)\n"
+                         "for _ in range(64): sys.stdout.buffer.write(b)\n"
+                         "sys.exit(int(sys.argv[3] == 'bad'))\n" %
+                         sys.executable)
+            os.chmod(fake, 0o755)
+            c = reader_cpu(fake, "x.deb", 2, 64 * MIB)
+            self.assertGreater(c, 0.0)
+            self.assertLess(c * 64 * MIB, 0.15)
+            with self.assertRaises(PerfError):
+                reader_cpu(fake, "bad", 2, 64 * MIB)
 
     def test_inplace_setup(self):
         # in-place times are measured warm: piece 0 gets the setup too

@@ -631,12 +631,14 @@ def write_rate(sink, total, scratch, pace=0.0, together=False,
     per byte paced: the writer's from its thread's CPU time around the
     writes, the reader's from its own.
 
-    together: the paced run with the writer and the reader on one CPU, as
-    -T2 and more keep them (lib/outq.c: one thread writes while it
-    decodes, and the reader, woken onto its CPU, stays there); -T1's
-    reader runs on another CPU than its one busy thread, as it does alone.
-    Apart they take turns at the pipe's lock from two CPUs, each spinning
-    while the other copies."""
+    together: the paced run with the writer and the reader on one CPU,
+    where -T2 and more keep the reader for most of its bytes (lib/outq.c:
+    one thread writes while it decodes, and the reader, woken onto its
+    CPU, stays there; pipe_mix() finds the rest, 14-38 % of them on a
+    2-vCPU Intel Xeon, read from the other CPU); -T1's reader runs on
+    another CPU than its one busy thread, as it does alone.  Apart they
+    take turns at the pipe's lock from two CPUs, each spinning while the
+    other copies."""
     if pace <= 0 or sink != "pipe":
         return write_once(sink, total, scratch, 0.0, chunk=chunk)
     fast = write_once(sink, total, scratch, 0.0, chunk=chunk)
@@ -702,6 +704,52 @@ def _write_once(sink, buf, n, scratch, pace):
     b = n * len(buf)
     return Sink(sink, b / wall if wall > 0 else INF, wcpu / b, rcpu / b,
                 serial=sink == "file", copies=sink != "null")
+
+
+def reader_cpu(zdeb, deb, threads, total):
+    """The CPU seconds per byte of `cat` reading `cat-data -T<threads>`
+    of deb through a pipe, to /dev/null: the reader's own rusage (wait4),
+    apart from zdeb's.  Not a wall time: cat is started first and zdeb
+    after it, which a shell would start at once."""
+    rfd, wfd = os.pipe()
+    try:
+        with open(os.devnull, "wb") as out:
+            cat = subprocess.Popen(["cat"], stdin=rfd, stdout=out)
+            try:
+                z = subprocess.Popen([zdeb, "cat-data", "-T%d" % threads,
+                                      deb], stdout=wfd)
+            except OSError:
+                cat.kill()
+                cat.wait()
+                raise
+    finally:
+        os.close(rfd)
+        os.close(wfd)
+    _, zst, _ = os.wait4(z.pid, 0)
+    z.returncode = os.waitstatus_to_exitcode(zst)
+    _, cst, cru = os.wait4(cat.pid, 0)
+    cat.returncode = os.waitstatus_to_exitcode(cst)
+    if z.returncode != 0 or cat.returncode != 0:
+        raise PerfError("%s cat-data -T%d %s | cat failed" %
+                        (zdeb, threads, deb))
+    return (cru.ru_utime + cru.ru_stime) / total if total else 0.0
+
+
+def pipe_mix(one, apart, c):
+    """The pipe as two decoder threads or more meet it, from write_rate()'s
+    paced runs with the reader on the writer's CPU (one) and on the other
+    (apart), and the reader's CPU per byte measured under a real -T2 (c:
+    reader_cpu()).  Under -T2 the writing moves between workers on both
+    CPUs and cat, woken by either, runs sometimes on the writer's CPU and
+    sometimes on the other one.  The reader costs c, as measured; the share
+    read apart is taken from where c falls between one.c and apart.c
+    (clamped to 0-1), and the writer's CPU per byte is mixed in that
+    share.  Returns (Sink, share)."""
+    span = apart.c - one.c
+    p = (c - one.c) / span if span > EPS else 0.0
+    p = min(1.0, max(0.0, p))
+    return Sink("pipe", one.rate, one.w + p * (apart.w - one.w), c,
+                serial=one.serial, copies=one.copies), p
 
 
 def unpack_times(deb, scratch, runs):
@@ -836,11 +884,11 @@ def parse_cores(s):
 
 
 def sink_for(sinks, name, threads):
-    """The sink name as `threads` decoder threads meet it: a pipe's
-    reader on the writer's CPU on two threads or more (sinks[name +
-    "/1cpu"], write_rate's together), else sinks[name]."""
-    if threads >= 2 and name + "/1cpu" in sinks:
-        return sinks[name + "/1cpu"]
+    """The sink name as `threads` decoder threads meet it: on two threads
+    or more a pipe's reader partly on the writer's CPU and partly on
+    another (sinks[name + "/2"], pipe_mix()), else sinks[name]."""
+    if threads >= 2 and name + "/2" in sinks:
+        return sinks[name + "/2"]
     return sinks[name]
 
 
@@ -935,9 +983,14 @@ def model_main(a):
                                    chunk=write_size(name, 1))
                   for name in checked}
             if "pipe" in checked and ncpu >= 2:
-                sk["pipe/1cpu"] = write_rate(
-                    "pipe", max(total, a.sink_mib * MIB), scratch, pace,
-                    together=True, chunk=write_size("pipe", 2))
+                # -T2's pipe: the reader on the writer's CPU, on the
+                # other, and cat's CPU under a real -T2 (pipe_mix())
+                for key, tog in (("pipe/1cpu", True), ("pipe/apart", False)):
+                    sk[key] = write_rate(
+                        "pipe", max(total, a.sink_mib * MIB), scratch,
+                        pace, together=tog, chunk=write_size("pipe", 2))
+                sk["pipe/2"] = pipe_mix(sk["pipe/1cpu"], sk["pipe/apart"],
+                                        reader_cpu(zdeb, deb, 2, total))[0]
             meas = {(name, th): run_to_sink([zdeb, "cat-data", "-T%d" % th,
                                              deb], name, scratch, total)[0]
                     for name in checked for th in threads}
@@ -1003,17 +1056,25 @@ def model_main(a):
                   "ns/B%s" % (name, x.rate / 1e6, x.w * 1e9, x.c * 1e9,
                               ", dpkg's fixed cost %.3f s" % dpkg_fixed
                               if name == "dpkg" else ""))
-        one = {}    # the pipe with its reader on the writer's CPU
-        if rounds and "pipe/1cpu" in rounds[0][1]:
-            ss = [r[1]["pipe/1cpu"] for r in rounds]
-            one["pipe/1cpu"] = with_evict(
-                Sink("pipe", median([x.rate for x in ss]),
-                     median([x.w for x in ss]), median([x.c for x in ss]),
-                     copies=True), evict)
-            x = one["pipe/1cpu"]
-            print("sink pipe  reader on the writer's CPU (two threads or "
-                  "more): writer %.2f ns/B, reader %.2f ns/B" % (
-                      x.w * 1e9, x.c * 1e9))
+        one = {}    # the pipe as two threads or more meet it
+        if rounds and "pipe/2" in rounds[0][1]:
+            med = {}
+            for key in ("pipe/1cpu", "pipe/apart", "pipe/2"):
+                ss = [r[1][key] for r in rounds]
+                med[key] = Sink("pipe", median([x.rate for x in ss]),
+                                median([x.w for x in ss]),
+                                median([x.c for x in ss]), copies=True)
+            mix, share = pipe_mix(med["pipe/1cpu"], med["pipe/apart"],
+                                  med["pipe/2"].c)
+            one["pipe/2"] = with_evict(mix, evict)
+            print("sink pipe  two threads or more: reader %.2f ns/B under "
+                  "cat-data -T2 (its rusage), between %.2f on the "
+                  "writer's CPU (writer %.2f) and %.2f on the other "
+                  "(writer %.2f): %.0f %% read apart, so writer %.2f ns/B"
+                  % (med["pipe/2"].c * 1e9, med["pipe/1cpu"].c * 1e9,
+                     med["pipe/1cpu"].w * 1e9, med["pipe/apart"].c * 1e9,
+                     med["pipe/apart"].w * 1e9, share * 100,
+                     one["pipe/2"].w * 1e9))
         # predicted against measured on this machine, round by round
         print()
         print("%-5s %2s %9s %9s %7s  %-17s %s" % (
