@@ -27,6 +27,9 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || set -- lib text kernel
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-1700000000}
+cpu() { lscpu | sed -n "s/^$1: *//p" | head -1; }
+echo "cpu: $(cpu 'Model name'), family $(cpu 'CPU family') model $(cpu Model), $(nproc) cores;" \
+	"$(lscpu | grep -E '^L[123][di]? cache' | sed 's/  */ /g' | paste -sd';' -)"
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/zdeb-model.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 control() {
