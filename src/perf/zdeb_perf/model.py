@@ -634,7 +634,7 @@ def write_rate(sink, total, scratch, pace=0.0, together=False,
     together: the paced run with the writer and the reader on one CPU,
     where -T2 and more keep the reader for most of its bytes (lib/outq.c:
     one thread writes while it decodes, and the reader, woken onto its
-    CPU, stays there; pipe_mix() finds the rest, 14-38 % of them on a
+    CPU, stays there; pipe_mix() finds the rest, 14-45 % of them on a
     2-vCPU Intel Xeon, read from the other CPU); -T1's reader runs on
     another CPU than its one busy thread, as it does alone.  Apart they
     take turns at the pipe's lock from two CPUs, each spinning while the
