@@ -158,7 +158,9 @@ grep -q '^dpkg-deb mode into dpkg' "$T/stdout" || fail "no dpkg-deb table"
 grep -Eq "^a copy's cost to -T1's decoder beyond the copy .*: file [0-9.]+ ns/B, pipe [0-9.]+ ns/B " \
 	"$T/stdout" || fail "no measured eviction: $(cat "$T/stdout")"
 grep -q '^sink dpkg .*fixed cost' "$T/stdout" || fail "no dpkg sink"
-if [ "$(nproc)" -ge 2 ]; then
+# the model's own count of CPUs (os.cpu_count(), not nproc's affinity
+# or OMP_NUM_THREADS) decides whether it measures -T2
+if [ "$(python3 -c 'import os; print(os.cpu_count() or 1)')" -ge 2 ]; then
 	grep -Eq '^sink pipe  two threads or more: reader [0-9.]+ ns/B under cat-data -T2 .* [0-9]+ % read apart, so writer [0-9.]+ ns/B$' \
 		"$T/stdout" || fail "no -T2 pipe sink: $(cat "$T/stdout")"
 	[ "$(sed -n 's/^sink pipe  two threads .*: reader \([0-9.]*\) ns.*/\1/p' "$T/stdout")" != 0.00 ] ||

@@ -13,8 +13,8 @@ sys.path.insert(0, os.path.join(os.environ.get(
     "src", "perf"))
 from zdeb_perf.model import CHUNK, HUGE, INF, MEM_BUDGET, MIB, PCHUNK, \
     STREAM_OUT, WHOLE_MAX, Pages, PerfError, Sink, alpha_of, bound_of, \
-    contention, copy_evict, pipe_mix, reader_cpu, segment_cmd, \
-    segment_medians, segment_parse, \
+    contention, copy_evict, median_sink, pipe_mix, reader_cpu, \
+    segment_cmd, segment_medians, segment_parse, \
     segment_run, simulate, file_sink, with_evict, \
     run_to_sink, sink_for, worker_setup, write_once, write_rate, \
     write_size, default_window, predicted_speedups, \
@@ -591,6 +591,14 @@ class Simulate(unittest.TestCase):
         self.assertIs(sink_for(sinks, "pipe", 1), apart)
         self.assertIs(sink_for(sinks, "pipe", 2), two)
         self.assertIs(sink_for(sinks, "null", 2), sinks["null"])
+
+    def test_median_sink(self):
+        ss = [Sink("file", r, w=w, c=c, serial=True, copies=True)
+              for r, w, c in ((1e9, 3e-10, 0.0), (3e9, 1e-10, 2e-10),
+                              (2e9, 2e-10, 1e-10))]
+        m = median_sink(ss)
+        self.assertEqual((m.name, m.rate, m.w, m.c, m.serial, m.copies),
+                         ("file", 2e9, 2e-10, 1e-10, True, True))
 
     def test_pipe_mix(self):
         one = Sink("pipe", 3e9, w=0.05e-9, c=0.06e-9, copies=True)

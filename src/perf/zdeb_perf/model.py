@@ -735,6 +735,14 @@ def reader_cpu(zdeb, deb, threads, total):
     return (cru.ru_utime + cru.ru_stime) / total if total else 0.0
 
 
+def median_sink(ss):
+    """One sink from the rounds' measurements ss of it: the median rate
+    and CPU costs, the kind (name, serial, copies) of the first."""
+    return Sink(ss[0].name, median([x.rate for x in ss]),
+                median([x.w for x in ss]), median([x.c for x in ss]),
+                serial=ss[0].serial, copies=ss[0].copies)
+
+
 def pipe_mix(one, apart, c):
     """The pipe as two decoder threads or more meet it, from write_rate()'s
     paced runs with the reader on the writer's CPU (one) and on the other
@@ -1044,12 +1052,7 @@ def model_main(a):
                 sinks[name], dpkg_fixed = dpkg_sink(zdeb, deb, scratch,
                                                     a.runs)
             else:
-                ss = [r[1][name] for r in rounds]
-                sinks[name] = Sink(name, median([x.rate for x in ss]),
-                                   median([x.w for x in ss]),
-                                   median([x.c for x in ss]),
-                                   serial=ss[0].serial,
-                                   copies=ss[0].copies)
+                sinks[name] = median_sink([r[1][name] for r in rounds])
             sinks[name] = with_evict(sinks[name], evict)
             x = sinks[name]
             print("sink %-5s %8.0f MB/s, writer %.2f ns/B, reader %.2f "
@@ -1058,23 +1061,17 @@ def model_main(a):
                               if name == "dpkg" else ""))
         one = {}    # the pipe as two threads or more meet it
         if rounds and "pipe/2" in rounds[0][1]:
-            med = {}
-            for key in ("pipe/1cpu", "pipe/apart", "pipe/2"):
-                ss = [r[1][key] for r in rounds]
-                med[key] = Sink("pipe", median([x.rate for x in ss]),
-                                median([x.w for x in ss]),
-                                median([x.c for x in ss]), copies=True)
-            mix, share = pipe_mix(med["pipe/1cpu"], med["pipe/apart"],
-                                  med["pipe/2"].c)
+            tog, apart = (median_sink([r[1][key] for r in rounds])
+                          for key in ("pipe/1cpu", "pipe/apart"))
+            mix, share = pipe_mix(tog, apart, median(
+                [r[1]["pipe/2"].c for r in rounds]))
             one["pipe/2"] = with_evict(mix, evict)
             print("sink pipe  two threads or more: reader %.2f ns/B under "
                   "cat-data -T2 (its rusage), between %.2f on the "
                   "writer's CPU (writer %.2f) and %.2f on the other "
                   "(writer %.2f): %.0f %% read apart, so writer %.2f ns/B"
-                  % (med["pipe/2"].c * 1e9, med["pipe/1cpu"].c * 1e9,
-                     med["pipe/1cpu"].w * 1e9, med["pipe/apart"].c * 1e9,
-                     med["pipe/apart"].w * 1e9, share * 100,
-                     one["pipe/2"].w * 1e9))
+                  % (mix.c * 1e9, tog.c * 1e9, tog.w * 1e9, apart.c * 1e9,
+                     apart.w * 1e9, share * 100, one["pipe/2"].w * 1e9))
         # predicted against measured on this machine, round by round
         print()
         print("%-5s %2s %9s %9s %7s  %-17s %s" % (
