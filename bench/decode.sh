@@ -4,6 +4,7 @@
 # bench/decode.sh --ceiling [--runs N] [--levels 3] [--gap S] [lib | text | TREE]...
 # bench/decode.sh --idle [--runs N] [--levels 3] [lib | text | TREE]...
 # bench/decode.sh --ab OTHER [--runs N] [--levels 3] [lib | text | TREE]...
+# bench/decode.sh --where [--runs N] [--levels 3] [lib | text | TREE]...
 #
 # Size and decode speed of zdeb's zstd layouts on one tar of real files
 # (lib, the default: ~150 MB of /usr/lib/x86_64-linux-gnu and
@@ -47,12 +48,22 @@
 # wall over this one's, each a median with its 95 % interval.  A change
 # worth a few per cent shows there when the rounds' spread hides it in the
 # medians.
+#
+# --where: where -T2 into a pipe into cat spends CPU time that the
+# ceiling's pair does not: each run of either recorded on its own by `perf
+# record -a -e cpu-clock` (a sample per 100 us of CPU; the kernel's clock,
+# so it works on a VM without hardware counters; interleaved rounds), read
+# back by zdeb-perf's cpuwhere: milliseconds per copy decoded (the pair
+# decodes two) by task (zdeb, cat, idle, others) and by function, the
+# rows where -T2 and the pair differ most first; medians with their 95 %
+# intervals.  Needs perf; the recording slows every run.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=7
 levels="3 19"
 ceiling=
 idle=
+where=
 against=
 rounds_gap=
 zdeb=${ZDEB:-$top/_build/src/zdeb}
@@ -62,9 +73,10 @@ while [ $# -gt 0 ]; do
 	--levels) levels=$2; shift 2;;
 	--ceiling) ceiling=1; shift;;
 	--idle) idle=1; shift;;
+	--where) where=1; shift;;
 	--ab) against=$2; shift 2;;
 	--gap) rounds_gap=$2; shift 2;;
-	-h|--help) sed -n '3,49p' "$0"; exit 0;;
+	-h|--help) sed -n '3,59p' "$0"; exit 0;;
 	*) break;;
 	esac
 done
@@ -289,6 +301,82 @@ PY
 	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# where_table TREE...: see --where above
+where_table() {
+	local L=${levels%% *} name r k d cmd
+	command -v perf >/dev/null &&
+		perf record -q -a -e cpu-clock -o "$W/probe" true >/dev/null 2>&1 ||
+		{ echo "--where needs perf record -a -e cpu-clock (perf, run as root)" >&2; exit 2; }
+	rm -f "$W/probe"
+	# names of their own, as in --idle
+	ln -sf "$zdeb" "$W/zdeb-where"
+	ln -sf "$(command -v cat)" "$W/cat-where"
+	cpu_line
+	echo "$(perf version); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "level $L; $runs interleaved rounds, each run recorded by perf record -a -e cpu-clock -c 100000; ms per copy decoded (the pair decodes two); medians [95 % interval]; rows: the largest differences of the medians first, then by task"
+	for name in "$@"; do
+		pair_debs "$name" "$L"
+		d="'$W/zdeb-where' cat-data"
+		# a failing decode stops the bench here, not unseen in a record
+		"$W/zdeb-where" cat-data -T2 "$W/i.deb" >/dev/null
+		"$W/zdeb-where" cat-data -T1 "$W/i-copy.deb" >/dev/null
+		for ((r = 0; r < runs; r++)); do
+			for k in p2 ppair; do
+				case $k in
+				p2) cmd="$d -T2 '$W/i.deb' | '$W/cat-where' >/dev/null";;
+				ppair) cmd="$d -T1 '$W/i.deb' | '$W/cat-where' >/dev/null & $d -T1 '$W/i-copy.deb' | '$W/cat-where' >/dev/null; wait";;
+				esac
+				perf record -q -a -e cpu-clock -c 100000 -o "$W/$k.$r.data" -- sh -c "$cmd" >/dev/null 2>"$W/perf.log" &&
+				perf report -i "$W/$k.$r.data" --stdio --no-children -g none \
+					-F period,sample,comm,dso,sym >"$W/$k.$r.txt" 2>>"$W/perf.log" || {
+					echo "perf record failed on $k, round $((r + 1)):" >&2
+					cat "$W/perf.log" >&2
+					exit 1
+				}
+				rm -f "$W/$k.$r.data"
+			done
+		done
+		python3 - "$timing_perf" "$W" "$runs" "$name" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from zdeb_perf import cpuwhere, stats
+W, runs, name = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+profiles = {}
+for k in ("p2", "ppair"):
+    ps = []
+    for r in range(runs):
+        with open("%s/%s.%d.txt" % (W, k, r)) as f:
+            lines = f.readlines()
+        lost = cpuwhere.lost(lines)
+        if lost:
+            sys.exit("%s, round %d: the record lost %d samples" %
+                     (k, r + 1, lost))
+        p = cpuwhere.profile(cpuwhere.parse(lines),
+                             names=("zdeb-where", "cat-where"))
+        if not any(w in ("zdeb", "cat") for w, _ in p):
+            sys.exit("%s, round %d: no zdeb or cat in the record" %
+                     (k, r + 1))
+        ps.append(p)
+    profiles[k] = ps
+def cell(xs):
+    return stats.median_text([x * 1e3 for x in xs], "%.2f")
+fmt = "%-5s %-7s %-40s %-26s %-26s %8s"
+print(fmt % ("tree", "task", "function", "-T2 | cat ms", "pair ms per copy",
+             "-T2-pair"))
+def line(who, what, a, b):
+    print(fmt % (name, who, what[:40], cell(a), cell(b),
+                 "%+.2f" % ((stats.median(a) - stats.median(b)) * 1e3)))
+for who, what, a, b in cpuwhere.compare(profiles["p2"], profiles["ppair"]):
+    line(who, what, a, b)
+for who, a, b in cpuwhere.compare_totals(profiles["p2"], profiles["ppair"]):
+    line(who, "(all of it)", a, b)
+PY
+		rm -f "$W"/p2.* "$W"/ppair.*
+	done
+	buffers_line "$W/i.deb"
+	echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 if [ -n "$ceiling" ]; then
 	[ $# -gt 0 ] || set -- lib text
 	ceiling_table "$@"
@@ -303,6 +391,12 @@ if [ -n "$idle" ]; then
 	[ -z "$rounds_gap" ] || { echo "--gap: not with --idle (its runs are recorded back to back)" >&2; exit 2; }
 	[ $# -gt 0 ] || set -- text lib
 	idle_table "$@"
+	exit 0
+fi
+if [ -n "$where" ]; then
+	[ -z "$rounds_gap" ] || { echo "--gap: not with --where (its runs are recorded back to back)" >&2; exit 2; }
+	[ $# -gt 0 ] || set -- text lib
+	where_table "$@"
 	exit 0
 fi
 
